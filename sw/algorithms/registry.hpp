@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// The algorithm registry: every schedule generator with its collective, port and switching model,
+// preconditions, source paper, closed forms and lower bounds. `torx list` prints it; `torx run` and
+// `torx schedule` look algorithms up here. The registry is immutable once built.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/bounds.hpp"
+#include "core/schedule.hpp"
+
+namespace torx::sw {
+
+struct AlgorithmOptions {
+  NodeId root = 0;      // broadcast source
+  uint64_t seed = 1;
+};
+
+struct Algorithm {
+  std::string id;
+  Collective collective = Collective::kAlltoall;
+  PortModel ports = PortModel::kOne;
+  Switching switching = Switching::kWormhole;
+  std::string preconditions;  // in words, as `torx list` prints them
+  std::string paper;          // source paper and sections
+  std::string summary;        // one line
+  // Throws PreconditionError naming the violated precondition.
+  std::function<void(const Topology&, const AlgorithmOptions&)> check;
+  // Streams the schedule into the sink (begin, steps, end). Call check() first.
+  std::function<void(const Topology&, const AlgorithmOptions&, ScheduleSink&)> generate;
+  std::function<std::optional<Bound>(const Topology&, const AlgorithmOptions&)> formula;
+  std::function<std::optional<Bound>(const Topology&, const AlgorithmOptions&)> lower_bound;
+  std::function<std::vector<NamedBound>(const Topology&, const AlgorithmOptions&)> extras;
+  // Pieces per node (gossip) or of the message (broadcast); 1 if unset.
+  std::function<int(const Topology&, const AlgorithmOptions&)> pieces;
+};
+
+const std::vector<Algorithm>& algorithms();
+// nullptr if unknown.
+const Algorithm* find_algorithm(const std::string& id);
+
+// Registration functions, one per source file.
+void register_direct(std::vector<Algorithm>& out);
+void register_ring(std::vector<Algorithm>& out);
+
+// Helpers shared by generators.
+ScheduleHeader make_header(const Algorithm& algo, const Topology& topo, const AlgorithmOptions& opt, int64_t steps);
+// Priority of step k (0-based) out of `total`: earlier phases are more urgent (seed 000, Section 7.3).
+uint8_t phase_priority(int64_t k, int64_t total);
+// A box holding the single block id `b` (alltoall: one source and one destination).
+std::vector<AxisRange> single_block_box(const BlockSpace& space, BlockId b);
+
+// Lower bounds for a complete exchange on `topo`, after seed 000 Lemma 8: startups ceil(log2 N)
+// (one-port) or ceil(log_{2D+1} N) (all-port); transmission from the bisection (blocks that must
+// cross the cut of the largest dimension, divided by the links crossing it in one direction) and,
+// one-port, from the N-1 blocks every node must receive.
+Bound alltoall_lower_bound(const Topology& topo, PortModel ports);
+int64_t ceil_log(int64_t base, int64_t value);  // smallest k with base^k >= value
+
+}  // namespace torx::sw

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: Apache-2.0
+// torx: the command-line front end (docs/cli.md). Exit codes: 0 ok, 1 check failed, 2 bad input,
+// 3 watchdog or limit, 4 internal error.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "algorithms/registry.hpp"
+#include "core/checker.hpp"
+#include "core/report.hpp"
+#include "core/schedule_io.hpp"
+#include "core/step_model.hpp"
+
+#ifndef TORX_VERSION
+#define TORX_VERSION "0.0.0"
+#endif
+
+namespace torx::sw {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitWatchdog = 3;
+constexpr int kExitInternal = 4;
+
+struct Options {
+  std::string algo;
+  std::string schedule;
+  std::string topo;
+  bool mesh = false;
+  std::string ports;
+  uint32_t block_bytes = 64;
+  std::string model = "step";
+  uint64_t ts = 100;
+  uint32_t flit_bytes = 16;
+  std::string sync = "barrier";
+  std::string root = "0";
+  bool gossip_hw = false;
+  uint64_t seed = 1;
+  std::string trace;
+  std::string json;
+  std::string output;
+  bool list_json = false;
+};
+
+// Shows progress of long runs on standard error when it is a terminal.
+class ProgressSink : public ScheduleSink {
+ public:
+  explicit ProgressSink(ScheduleSink& inner) : inner_(inner), tty_(isatty(STDERR_FILENO)) {}
+  void begin(const ScheduleHeader& h) override {
+    total_ = h.steps;
+    inner_.begin(h);
+  }
+  void step(const Step& s) override {
+    inner_.step(s);
+    ++done_;
+    if (!tty_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(300)) return;
+    last_ = now;
+    if (total_ > 0) std::fprintf(stderr, "\r[torx] step %lld/%lld", (long long)done_, (long long)total_);
+    else std::fprintf(stderr, "\r[torx] step %lld", (long long)done_);
+    shown_ = true;
+  }
+  void end() override {
+    inner_.end();
+    if (shown_) std::fprintf(stderr, "\r%40s\r", "");
+  }
+
+ private:
+  ScheduleSink& inner_;
+  bool tty_;
+  bool shown_ = false;
+  int64_t total_ = -1;
+  int64_t done_ = 0;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+const Algorithm& lookup(const std::string& id) {
+  if (const Algorithm* a = find_algorithm(id)) return *a;
+  std::string known;
+  for (const Algorithm& a : algorithms()) known += (known.empty() ? "" : ", ") + a.id;
+  throw InputError(fmt::format("unknown algorithm '{}' (known: {})", id, known));
+}
+
+NodeId parse_root(const Topology& topo, const std::string& text) {
+  if (text.find(',') == std::string::npos && topo.ndims() > 1) {
+    // A plain node id.
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end || v < 0 || v >= topo.nodes())
+      throw InputError(fmt::format("--root {}: not a node of the {} (an id 0..{} or coordinates like 1,2)", text,
+                                   topo.to_string(), topo.nodes() - 1));
+    return static_cast<NodeId>(v);
+  }
+  try {
+    return parse_node(topo, text);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--root: ") + e.what());
+  }
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("--json {}: cannot open for writing", path));
+  out << text;
+}
+
+int cmd_list(const Options& o) {
+  if (o.list_json) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const Algorithm& a : algorithms())
+      arr.push_back({{"id", a.id},
+                     {"collective", std::string(collective_name(a.collective))},
+                     {"ports", std::string(port_model_name(a.ports))},
+                     {"switching", std::string(switching_name(a.switching))},
+                     {"preconditions", a.preconditions},
+                     {"source", a.paper},
+                     {"summary", a.summary}});
+    std::cout << arr.dump(2) << "\n";
+    return kExitOk;
+  }
+  for (const Algorithm& a : algorithms()) {
+    std::cout << fmt::format("{:<10} {:<10} {}-port {:<17} {}\n", a.id, collective_name(a.collective),
+                             port_model_name(a.ports), switching_name(a.switching), a.summary);
+    std::cout << fmt::format("{:<10} preconditions: {}\n{:<10} source: {}\n", "", a.preconditions, "", a.paper);
+  }
+  return kExitOk;
+}
+
+void validate_model_options(const Options& o) {
+  if (o.model != "step" && o.model != "cycle" && o.model != "rtl")
+    throw InputError(fmt::format("--model {}: must be step, cycle or rtl", o.model));
+  if (o.model != "step")
+    throw InputError(fmt::format("--model {}: this build has no {} model; the step model (--model step) is available",
+                                 o.model, o.model == "cycle" ? "cycle-accurate SystemC" : "Verilated RTL"));
+  static const char* kSyncs[] = {"none", "barrier", "local", "priority", "software"};
+  bool ok = false;
+  for (const char* s : kSyncs) ok |= o.sync == s;
+  if (!ok) throw InputError(fmt::format("--sync {}: must be none, barrier, local, priority or software", o.sync));
+  if (!o.trace.empty()) throw InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
+  if (o.block_bytes == 0) throw InputError("--block-bytes must be at least 1");
+  if (o.flit_bytes == 0) throw InputError("--flit-bytes must be at least 1");
+}
+
+// Runs ALGO or a schedule file through the step model and the checker. `strict` (torx check) also
+// fails on port and link conflicts.
+int cmd_run(const Options& o, bool strict) {
+  validate_model_options(o);
+  if (o.algo.empty() == o.schedule.empty())
+    throw InputError("run: give either an algorithm (torx run ring ...) or --schedule FILE, not both");
+  const Topology topo = Topology::parse(o.topo, o.mesh);
+  AlgorithmOptions aopt;
+  aopt.root = parse_root(topo, o.root);
+  aopt.seed = o.seed;
+  StepModelOptions smo;
+  smo.block_bytes = o.block_bytes;
+  smo.flit_bytes = o.flit_bytes;
+  smo.ts_cycles = o.ts;
+  if (!o.ports.empty()) smo.ports = parse_port_model(o.ports);
+  smo.origin = o.schedule.empty() ? o.algo + " (generated)" : o.schedule;
+  StepModel model(topo, smo);
+  ProgressSink progress(model);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Algorithm* algo = nullptr;
+  if (!o.algo.empty()) {
+    algo = &lookup(o.algo);
+    algo->check(topo, aopt);
+    algo->generate(topo, aopt, progress);
+  } else {
+    const ScheduleHeader h = read_schedule(o.schedule, &topo, progress);
+    algo = find_algorithm(h.algorithm);
+    if (algo && h.collective == Collective::kBroadcast) aopt.root = h.root;
+    if (algo) {
+      try {
+        algo->check(topo, aopt);
+      } catch (const PreconditionError&) {
+        algo = nullptr;  // a custom schedule named after an algorithm but outside its domain: no formula
+      }
+    }
+  }
+  RunReport rep;
+  rep.check = check_delivery(model);
+  rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rep.sim.peak_rss_bytes = peak_rss_bytes();
+  rep.algorithm = model.header().algorithm;
+  rep.origin = o.schedule.empty() ? "generated" : o.schedule;
+  rep.header = model.header();
+  rep.ports = model.port_model();
+  rep.model = o.model;
+  rep.sync = o.sync;
+  rep.block_bytes = o.block_bytes;
+  rep.flit_bytes = o.flit_bytes;
+  rep.ts_cycles = o.ts;
+  rep.seed = o.seed;
+  rep.steps = model.result();
+  if (algo) {
+    if (algo->formula) rep.formula = algo->formula(topo, aopt);
+    if (algo->lower_bound) rep.lower_bound = algo->lower_bound(topo, aopt);
+    if (algo->extras) rep.extras = algo->extras(topo, aopt);
+  }
+  if (o.json == "-") {
+    write_text("-", report_json(rep));
+  } else {
+    std::cout << report_text(rep);
+    if (!o.json.empty()) write_text(o.json, report_json(rep));
+  }
+  if (!rep.check.ok) return kExitCheckFailed;
+  if (strict && (rep.steps.port_conflicts || rep.steps.link_conflicts)) {
+    std::fprintf(stderr, "torx check: the schedule has %llu port and %llu link conflicts under the %s-port %s model\n",
+                 (unsigned long long)rep.steps.port_conflicts, (unsigned long long)rep.steps.link_conflicts,
+                 std::string(port_model_name(rep.ports)).c_str(), std::string(switching_name(rep.header.switching)).c_str());
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+int cmd_schedule(const Options& o) {
+  const Topology topo = Topology::parse(o.topo, o.mesh);
+  AlgorithmOptions aopt;
+  aopt.root = parse_root(topo, o.root);
+  aopt.seed = o.seed;
+  const Algorithm& algo = lookup(o.algo);
+  algo.check(topo, aopt);
+  ScheduleWriter writer(o.output, fmt::format("torx {} schedule {} --topo {}{}", TORX_VERSION, o.algo, o.topo,
+                                              o.mesh ? " --mesh" : ""));
+  ProgressSink progress(writer);
+  algo.generate(topo, aopt, progress);
+  if (o.output != "-") std::cerr << fmt::format("wrote {} ({} on the {})\n", o.output, o.algo, topo.to_string());
+  return kExitOk;
+}
+
+void add_run_options(CLI::App* sub, Options& o) {
+  sub->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8, 10x6")->required();
+  sub->add_flag("--mesh", o.mesh, "no wraparound links (mesh instead of torus)");
+  sub->add_option("--ports", o.ports, "one|all: count port conflicts under this model [the algorithm's own]");
+  sub->add_option("--block-bytes", o.block_bytes, "size of one block in bytes [64]");
+  sub->add_option("--model", o.model, "step|cycle|rtl [step]");
+  sub->add_option("--ts", o.ts, "startup cost per message in cycles [100]");
+  sub->add_option("--flit-bytes", o.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
+  sub->add_option("--sync", o.sync, "none|barrier|local|priority|software (cycle and rtl models) [barrier]");
+  sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
+  sub->add_flag("--gossip-hw", o.gossip_hw, "gossip runs on the routers' hardwired forwarding tables");
+  sub->add_option("--seed", o.seed, "seed for block contents and everything random [1]");
+  sub->add_option("--trace", o.trace, "waveform (VCD) of the run (cycle and rtl models)");
+  sub->add_option("--json", o.json, "write the result document to FILE, or - for standard output");
+}
+
+int main_impl(int argc, char** argv) {
+  CLI::App app{"torx: collective communication on wormhole-routed tori (docs/cli.md)", "torx"};
+  app.set_version_flag("--version", std::string("torx ") + TORX_VERSION);
+  app.require_subcommand(1);
+  Options o;
+  auto* list = app.add_subcommand("list", "list the algorithms with their models, preconditions and sources");
+  list->add_flag("--json", o.list_json, "machine-readable output");
+  auto* sched = app.add_subcommand("schedule", "generate a schedule file");
+  sched->add_option("algo", o.algo, "algorithm id (torx list)")->required();
+  sched->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8")->required();
+  sched->add_flag("--mesh", o.mesh, "no wraparound links");
+  sched->add_option("--root", o.root, "broadcast source [0]");
+  sched->add_option("--seed", o.seed, "seed [1]");
+  sched->add_option("-o,--output", o.output, "schedule file to write (- for standard output)")->required();
+  auto* run = app.add_subcommand("run", "run an algorithm or a schedule file, check every block, report");
+  run->add_option("algo", o.algo, "algorithm id (torx list)");
+  run->add_option("--schedule", o.schedule, "schedule file to run instead of an algorithm");
+  add_run_options(run, o);
+  auto* check = app.add_subcommand("check", "validate a schedule file: syntax, holdings, conflicts, delivery");
+  check->add_option("--schedule", o.schedule, "schedule file")->required();
+  add_run_options(check, o);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+  if (*list) return cmd_list(o);
+  if (*sched) return cmd_schedule(o);
+  if (*run) return cmd_run(o, false);
+  if (*check) return cmd_run(o, true);
+  return kExitBadInput;
+}
+
+}  // namespace
+}  // namespace torx::sw
+
+int main(int argc, char** argv) {
+  using namespace torx::sw;
+  try {
+    return main_impl(argc, argv);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "torx: error: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const WatchdogError& e) {
+    std::fprintf(stderr, "torx: stopped: %s\n", e.what());
+    return kExitWatchdog;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "torx: out of memory\n");
+    return kExitWatchdog;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "torx: internal error: %s\n", e.what());
+    return kExitInternal;
+  }
+}

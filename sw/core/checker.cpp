@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/checker.hpp"
+
+#include <fmt/format.h>
+
+namespace torx::sw {
+
+CheckResult check_delivery(const DeliveryView& view, size_t max_examples) {
+  const BlockSpace& space = view.space();
+  const Topology& topo = space.topology();
+  const NodeId n = topo.nodes();
+  CheckResult r;
+  r.expected = space.expected_deliveries();
+  auto example = [&](std::string s) {
+    if (r.examples.size() < max_examples) r.examples.push_back(std::move(s));
+  };
+  if (moves_blocks(space.collective())) {
+    for (BlockId b = 0; b < space.universe(); ++b) {
+      if (!space.exists(b)) continue;
+      const NodeId s = space.source(b);
+      const NodeId t = space.destination(b);
+      const NodeId h = view.holder(b);
+      const uint32_t a = view.arrivals(b, t);
+      if (a > 1) {
+        r.duplicated += a - 1;
+        example(fmt::format("block {} reached its destination {} times", space.block_name(b), a));
+      }
+      if (h == t) {
+        ++r.delivered;
+        if (!view.intact(b, t)) {
+          ++r.corrupted;
+          example(fmt::format("block {} arrived with wrong content", space.block_name(b)));
+        }
+        continue;
+      }
+      ++r.missing;
+      if (h != s) {
+        ++r.misdelivered;
+        example(fmt::format("block {} ended at node {}, not at its destination", space.block_name(b),
+                            h < 0 ? std::string("?") : topo.node_name(h)));
+      } else {
+        example(fmt::format("block {} never left its source", space.block_name(b)));
+      }
+    }
+  } else {
+    for (BlockId b = 0; b < space.universe(); ++b) {
+      const NodeId s = space.source(b);
+      for (NodeId v = 0; v < n; ++v) {
+        const uint32_t a = view.arrivals(b, v);
+        // The source holds its block from the start, so any arrival there is a duplicate.
+        const uint32_t extra = v == s ? a : (a > 1 ? a - 1 : 0);
+        if (extra) {
+          r.duplicated += extra;
+          example(fmt::format("node {} received {} {} times{}", topo.node_name(v), space.block_name(b), a,
+                              v == s ? " (it is the block's source)" : ""));
+        }
+        if (v == s) continue;
+        if (view.holds(b, v)) {
+          ++r.delivered;
+          if (!view.intact(b, v)) {
+            ++r.corrupted;
+            example(fmt::format("node {} holds {} with wrong content", topo.node_name(v), space.block_name(b)));
+          }
+        } else {
+          ++r.missing;
+          example(fmt::format("node {} never received {}", topo.node_name(v), space.block_name(b)));
+        }
+      }
+    }
+  }
+  r.ok = r.missing == 0 && r.duplicated == 0 && r.misdelivered == 0 && r.corrupted == 0 && r.delivered == r.expected;
+  return r;
+}
+
+}  // namespace torx::sw

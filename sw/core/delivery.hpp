@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a model reports at the end of a run, for the checker: which node holds which block, how
+// often each node received it, and whether the copy a node holds is intact. The step model, the
+// cycle model's network-interface memories and the RTL co-simulation all present this view, so one
+// checker judges every model.
+#pragma once
+
+#include <cstdint>
+
+#include "core/blocks.hpp"
+
+namespace torx::sw {
+
+class DeliveryView {
+ public:
+  virtual ~DeliveryView() = default;
+  virtual const BlockSpace& space() const = 0;
+  // Personalized collectives (blocks move): the node holding the block at the end.
+  virtual NodeId holder(BlockId b) const = 0;
+  // Copy collectives: whether `node` holds a copy at the end.
+  virtual bool holds(BlockId b, NodeId node) const = 0;
+  // How many times `node` received the block during the run.
+  virtual uint32_t arrivals(BlockId b, NodeId node) const = 0;
+  // Whether the copy `node` holds has the content its identity prescribes (ContentModel).
+  virtual bool intact(BlockId b, NodeId node) const = 0;
+};
+
+}  // namespace torx::sw

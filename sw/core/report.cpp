@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/report.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace torx::sw {
+
+namespace {
+
+nlohmann::ordered_json bound_json(const std::optional<Bound>& b) {
+  if (!b) return nullptr;
+  nlohmann::ordered_json j;
+  j["steps"] = b->steps ? nlohmann::ordered_json(*b->steps) : nlohmann::ordered_json(nullptr);
+  j["transmission_blocks"] = b->transmission_blocks ? nlohmann::ordered_json(*b->transmission_blocks) : nlohmann::ordered_json(nullptr);
+  j["source"] = b->source;
+  return j;
+}
+
+template <class T>
+nlohmann::ordered_json opt_json(const std::optional<T>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+std::string opt_str(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : std::string("-"); }
+
+}  // namespace
+
+uint64_t peak_rss_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+std::string report_json(const RunReport& r, int indent) {
+  using json = nlohmann::ordered_json;
+  const Topology topo(r.header.dims, r.header.wrap);
+  json j;
+  j["schema"] = "torx.result/1";
+  j["algorithm"] = r.algorithm;
+  j["collective"] = std::string(collective_name(r.header.collective));
+  j["topology"] = {{"dims", r.header.dims}, {"wrap", r.header.wrap}, {"nodes", topo.nodes()}};
+  j["ports"] = std::string(port_model_name(r.ports));
+  j["switching"] = std::string(switching_name(r.header.switching));
+  j["model"] = r.model;
+  j["sync"] = r.sync;
+  j["block_bytes"] = r.block_bytes;
+  if (r.header.collective != Collective::kAlltoall) j["pieces"] = r.header.pieces;
+  if (r.header.collective == Collective::kBroadcast) j["root"] = topo.node_name(r.header.root);
+  j["schedule"] = r.origin;
+  j["seed"] = r.seed;
+  j["steps"] = r.steps.steps;
+  json per_max = json::array(), labels = json::array(), cyc = json::array(), msgs = json::array();
+  for (const StepRecord& s : r.steps.per_step) {
+    per_max.push_back(s.max_blocks);
+    labels.push_back(s.label);
+    cyc.push_back(s.cycles);
+    msgs.push_back(s.messages);
+  }
+  j["step_max_blocks"] = per_max;
+  j["step_labels"] = labels;
+  j["step_messages"] = msgs;
+  j["transmission_blocks"] = r.steps.transmission_blocks;
+  j["block_transfers"] = r.steps.block_transfers;
+  j["port_conflicts"] = r.steps.port_conflicts;
+  j["link_conflicts"] = r.steps.link_conflicts;
+  j["conflict_examples"] = r.steps.conflict_examples;
+  j["check"] = {{"ok", r.check.ok},
+                {"expected", r.check.expected},
+                {"delivered", r.check.delivered},
+                {"missing", r.check.missing},
+                {"duplicated", r.check.duplicated},
+                {"misdelivered", r.check.misdelivered},
+                {"corrupted", r.check.corrupted},
+                {"examples", r.check.examples}};
+  j["formula"] = bound_json(r.formula);
+  j["lower_bound"] = bound_json(r.lower_bound);
+  for (const NamedBound& e : r.extras) j[e.key] = bound_json(e.bound);
+  j["timing"] = {{"ts_cycles", r.ts_cycles},
+                 {"flit_bytes", r.flit_bytes},
+                 {"step_model_cycles", r.steps.step_model_cycles},
+                 {"step_cycles", cyc}};
+  j["cycles"] = opt_json(r.cycles);
+  j["sim"] = {{"wall_seconds", r.sim.wall_seconds},
+              {"router_cycles", opt_json(r.sim.router_cycles)},
+              {"flit_hops", opt_json(r.sim.flit_hops)},
+              {"peak_rss_bytes", r.sim.peak_rss_bytes}};
+  return j.dump(indent) + "\n";
+}
+
+std::string report_text(const RunReport& r) {
+  const Topology topo(r.header.dims, r.header.wrap);
+  std::string s;
+  s += fmt::format("torx {} on the {} ({} nodes): {}, {}-port, {}, {} model\n", r.algorithm, topo.to_string(),
+                   topo.nodes(), collective_name(r.header.collective), port_model_name(r.ports),
+                   switching_name(r.header.switching), r.model);
+  auto row = [&](const char* name, const std::string& ours, const std::optional<int64_t>& f,
+                 const std::optional<int64_t>& lb) {
+    s += fmt::format("  {:<20} {:>14}   formula {:>12}   lower bound {:>12}\n", name, ours, opt_str(f), opt_str(lb));
+  };
+  row("steps", std::to_string(r.steps.steps), r.formula ? r.formula->steps : std::nullopt,
+      r.lower_bound ? r.lower_bound->steps : std::nullopt);
+  row("transmission blocks", std::to_string(r.steps.transmission_blocks),
+      r.formula ? r.formula->transmission_blocks : std::nullopt,
+      r.lower_bound ? r.lower_bound->transmission_blocks : std::nullopt);
+  if (r.formula) s += fmt::format("  {:<20} {}\n", "formula source", r.formula->source);
+  if (r.lower_bound) s += fmt::format("  {:<20} {}\n", "bound source", r.lower_bound->source);
+  for (const NamedBound& e : r.extras)
+    s += fmt::format("  {:<20} steps {} transmission blocks {} ({})\n", e.key, opt_str(e.bound.steps),
+                     opt_str(e.bound.transmission_blocks), e.bound.source);
+  s += fmt::format("  {:<20} {} port, {} link\n", "conflicts", r.steps.port_conflicts, r.steps.link_conflicts);
+  for (const std::string& ex : r.steps.conflict_examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
+  s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",
+                   r.steps.step_model_cycles, r.ts_cycles, r.flit_bytes, r.block_bytes);
+  if (r.cycles) s += fmt::format("  {:<20} {} cycles\n", "cycle model", *r.cycles);
+  const CheckResult& c = r.check;
+  s += fmt::format("  {:<20} {}: {} of {} delivered, {} missing, {} duplicated, {} misdelivered, {} corrupted\n", "check",
+                   c.ok ? "ok" : "FAILED", c.delivered, c.expected, c.missing, c.duplicated, c.misdelivered, c.corrupted);
+  for (const std::string& ex : c.examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
+  return s;
+}
+
+}  // namespace torx::sw

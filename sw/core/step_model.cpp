@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/step_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace torx::sw {
+
+namespace {
+constexpr uint32_t kNoOwner = 0xffffffffu;
+constexpr uint8_t kMoveCorrupt = 0x80;
+constexpr uint8_t kMoveArrivals = 0x7f;
+constexpr uint8_t kCopyHeld = 0x80;
+constexpr uint8_t kCopyCorrupt = 0x40;
+constexpr uint8_t kCopyArrivals = 0x3f;
+}  // namespace
+
+StepModel::StepModel(const Topology& topo, StepModelOptions options) : topo_(topo), opt_(std::move(options)) {
+  if (opt_.block_bytes == 0) throw InputError("--block-bytes must be at least 1");
+  if (opt_.flit_bytes == 0) throw InputError("--flit-bytes must be at least 1");
+}
+
+StepModel::~StepModel() = default;
+
+void StepModel::begin(const ScheduleHeader& header) {
+  header_ = header;
+  const Topology file_topo(header.dims, header.wrap);
+  if (file_topo != topo_)
+    throw InputError(fmt::format("{}: the schedule is for the {} but the run is on the {}", opt_.origin,
+                                 file_topo.to_string(), topo_.to_string()));
+  ports_ = opt_.ports.value_or(header.ports);
+  space_ = std::make_unique<BlockSpace>(header.collective, topo_, header.pieces, header.root);
+  const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  if (moves_blocks(header.collective)) {
+    owner_.assign(space_->universe(), kNoOwner);
+    for (uint64_t s = 0; s < n; ++s)
+      for (uint64_t t = 0; t < n; ++t)
+        if (s != t) owner_[s * n + t] = static_cast<uint32_t>(s);
+    state_.assign(space_->universe(), 0);
+  } else {
+    state_.assign(space_->universe() * n, 0);
+    for (BlockId b = 0; b < space_->universe(); ++b) state_[b * n + space_->source(b)] = kCopyHeld;
+  }
+  link_uses_.assign(static_cast<size_t>(topo_.link_count()), 0);
+  sends_.assign(n, 0);
+  recvs_.assign(n, 0);
+  result_ = StepModelResult{};
+  step_index_ = 0;
+}
+
+void StepModel::note(std::string example) {
+  if (result_.conflict_examples.size() < opt_.max_examples) result_.conflict_examples.push_back(std::move(example));
+}
+
+void StepModel::fail(const Step& step, const Message& m, const std::string& what) const {
+  if (m.line)
+    throw InputError(fmt::format("{}:{}: {}", opt_.origin, m.line, what));
+  throw InputError(fmt::format("{}: step {}{}, message {} -> {}: {}", opt_.origin, step_index_,
+                               step.label.empty() ? "" : " (" + step.label + ")", topo_.node_name(m.src),
+                               topo_.node_name(m.dst), what));
+}
+
+void StepModel::count_conflicts(const Step& step, StepRecord& rec) {
+  // Ports.
+  if (ports_ == PortModel::kOne) {
+    for (const Message& m : step.messages) {
+      if (sends_[m.src]++ == 0) touched_nodes_.push_back(m.src);
+      if (recvs_[m.dst]++ == 0) touched_nodes_.push_back(m.dst);
+    }
+    for (NodeId v : touched_nodes_) {
+      if (sends_[v] > 1) {
+        rec.port_conflicts += sends_[v] - 1;
+        note(fmt::format("step {}: node {} sends {} messages (one-port allows one)", step_index_, topo_.node_name(v), sends_[v]));
+      }
+      if (recvs_[v] > 1) {
+        rec.port_conflicts += recvs_[v] - 1;
+        note(fmt::format("step {}: node {} receives {} messages (one-port allows one)", step_index_, topo_.node_name(v), recvs_[v]));
+      }
+      sends_[v] = recvs_[v] = 0;
+    }
+    touched_nodes_.clear();
+  } else {
+    // All-port: at most one message leaves on each outgoing link.
+    for (const Message& m : step.messages) {
+      LinkId first = -1;
+      topo_.for_each_link(m.src, m.dst, m.route, [&](LinkId l) {
+        if (first < 0) first = l;
+      });
+      if (first < 0) continue;
+      if (link_uses_[first]++ == 0) touched_links_.push_back(first);
+    }
+    for (LinkId l : touched_links_) {
+      if (link_uses_[l] > 1) {
+        rec.port_conflicts += link_uses_[l] - 1;
+        note(fmt::format("step {}: {} messages leave node {} on port {} (all-port allows one per link)", step_index_,
+                         link_uses_[l], topo_.node_name(topo_.link_source(l)), Topology::port_name(topo_.link_port(l))));
+      }
+      link_uses_[l] = 0;
+    }
+    touched_links_.clear();
+  }
+  // Links.
+  const bool saf = header_.switching == Switching::kStoreAndForward;
+  for (const Message& m : step.messages) {
+    int hops = 0;
+    topo_.for_each_link(m.src, m.dst, m.route, [&](LinkId l) {
+      ++hops;
+      if (link_uses_[l]++ == 0) touched_links_.push_back(l);
+    });
+    if (saf && hops != 1) {
+      ++rec.link_conflicts;
+      note(fmt::format("step {}: store-and-forward message {} -> {} spans {} hops (neighbours only)", step_index_,
+                       topo_.node_name(m.src), topo_.node_name(m.dst), hops));
+    }
+  }
+  for (LinkId l : touched_links_) {
+    if (link_uses_[l] > 1) {
+      rec.link_conflicts += link_uses_[l] - 1;
+      note(fmt::format("step {}: link {} carries {} messages", step_index_, topo_.link_name(l), link_uses_[l]));
+    }
+    link_uses_[l] = 0;
+  }
+  touched_links_.clear();
+}
+
+void StepModel::move_blocks(const Step& step) {
+  const int arity = space_->arity();
+  const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  // Pass 1: every sender holds every block it sends, at the start of the step.
+  for (const Message& m : step.messages) {
+    const uint32_t src = static_cast<uint32_t>(m.src);
+    for (uint32_t k = 0; k < m.box_count; ++k) {
+      space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
+        if (owner_[b] != src) {
+          if (owner_[b] == kNoOwner)
+            fail(step, m, fmt::format("block {} does not exist: a node's block to itself is not part of a complete exchange",
+                                      space_->block_name(b)));
+          fail(step, m, fmt::format("node {} sends block {} which it does not hold at the start of step {} (node {} holds it)",
+                                    topo_.node_name(m.src), space_->block_name(b), step_index_,
+                                    topo_.node_name(static_cast<NodeId>(owner_[b]))));
+        }
+      });
+    }
+  }
+  // Pass 2: move. A block that is no longer at the sender was already carried by an earlier message
+  // of this step: the schedule sends it twice.
+  for (const Message& m : step.messages) {
+    const uint32_t src = static_cast<uint32_t>(m.src);
+    const uint32_t dst = static_cast<uint32_t>(m.dst);
+    const bool corrupt = m.flags & kFaultCorrupt;
+    for (uint32_t k = 0; k < m.box_count; ++k) {
+      space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
+        if (owner_[b] != src)
+          fail(step, m, fmt::format("block {} is carried twice in step {} (a block moves at most once per step)",
+                                    space_->block_name(b), step_index_));
+        owner_[b] = dst;
+        uint8_t& st = state_[b];
+        if (b % n == dst && (st & kMoveArrivals) != kMoveArrivals) ++st;
+        if (corrupt) st |= kMoveCorrupt;
+      });
+    }
+  }
+}
+
+void StepModel::copy_blocks(const Step& step) {
+  const int arity = space_->arity();
+  const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  for (const Message& m : step.messages) {
+    for (uint32_t k = 0; k < m.box_count; ++k) {
+      space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
+        if (!(state_[b * n + m.src] & kCopyHeld))
+          fail(step, m, fmt::format("node {} sends {} which it does not hold at the start of step {}",
+                                    topo_.node_name(m.src), space_->block_name(b), step_index_));
+      });
+    }
+  }
+  // Receivers mark new copies in a second pass so that nothing received in this step is forwarded
+  // in this step. A copy stays corrupted once corrupted.
+  for (const Message& m : step.messages) {
+    const bool corrupt = m.flags & kFaultCorrupt;
+    for (uint32_t k = 0; k < m.box_count; ++k) {
+      space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
+        const uint8_t from = state_[b * n + m.src];
+        uint8_t& to = state_[b * n + m.dst];
+        if ((to & kCopyArrivals) != kCopyArrivals) ++to;
+        if (!(to & kCopyHeld)) {
+          to |= kCopyHeld;
+          if (corrupt || (from & kCopyCorrupt)) to |= kCopyCorrupt;
+        }
+      });
+    }
+  }
+}
+
+void StepModel::step(const Step& step) {
+  ++step_index_;
+  StepRecord rec;
+  rec.label = step.label;
+  rec.messages = static_cast<uint32_t>(step.messages.size());
+  for (const Message& m : step.messages) {
+    if (!topo_.valid(m.src) || !topo_.valid(m.dst) || m.src == m.dst)
+      fail(step, m, "message endpoints must be two different nodes of the network");
+    if (topo_.route_hops(m.src, m.dst, m.route) < 0)
+      fail(step, m, fmt::format("route {} is not possible on the {}", topo_.route_string(m.route), topo_.to_string()));
+    const uint64_t blocks = message_blocks(*space_, step, m);
+    rec.max_blocks = std::max(rec.max_blocks, blocks);
+    result_.block_transfers += blocks;
+  }
+  count_conflicts(step, rec);
+  if (moves_blocks(header_.collective)) move_blocks(step);
+  else copy_blocks(step);
+  if (!step.messages.empty()) {
+    const uint64_t bytes = rec.max_blocks * opt_.block_bytes;
+    rec.cycles = opt_.ts_cycles + (bytes + opt_.flit_bytes - 1) / opt_.flit_bytes;
+  }
+  result_.steps += 1;
+  result_.messages += rec.messages;
+  result_.transmission_blocks += rec.max_blocks;
+  result_.port_conflicts += rec.port_conflicts;
+  result_.link_conflicts += rec.link_conflicts;
+  result_.step_model_cycles += rec.cycles;
+  result_.per_step.push_back(std::move(rec));
+}
+
+void StepModel::end() {}
+
+NodeId StepModel::holder(BlockId b) const {
+  if (moves_blocks(header_.collective)) return owner_[b] == kNoOwner ? -1 : static_cast<NodeId>(owner_[b]);
+  return space_->source(b);
+}
+
+bool StepModel::holds(BlockId b, NodeId node) const {
+  if (moves_blocks(header_.collective)) return owner_[b] == static_cast<uint32_t>(node);
+  return state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyHeld;
+}
+
+uint32_t StepModel::arrivals(BlockId b, NodeId node) const {
+  if (moves_blocks(header_.collective)) return space_->destination(b) == node ? (state_[b] & kMoveArrivals) : 0;
+  return state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyArrivals;
+}
+
+bool StepModel::intact(BlockId b, NodeId node) const {
+  // The step model carries blocks by identity; content changes only through injected faults.
+  if (moves_blocks(header_.collective)) return !(state_[b] & kMoveCorrupt);
+  return !(state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyCorrupt);
+}
+
+}  // namespace torx::sw

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// The step model: executes a schedule step by step under the papers' cost model.
+//
+// Per step it
+//  - checks that every sender holds, at the start of the step, every block its messages carry
+//    (a violation is bad input: InputError naming the file line or the generated message);
+//  - moves blocks (personalized collectives: the sender gives them up) or copies them (broadcast,
+//    gossip), counting every arrival so the checker can find duplicates;
+//  - counts port conflicts (one-port: sends and receives beyond one per node; all-port: messages
+//    beyond one per outgoing link) and link conflicts (wormhole: messages beyond one per directed
+//    link; store-and-forward: additionally every message between non-neighbours);
+//  - charges t_s + ceil(largest message in bytes / flit_bytes) cycles (one flit per cycle).
+// It is a ScheduleSink, so it runs on a streamed schedule without holding it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/delivery.hpp"
+#include "core/schedule.hpp"
+
+namespace torx::sw {
+
+struct StepModelOptions {
+  uint32_t block_bytes = 64;          // bytes per block
+  uint32_t flit_bytes = 16;           // link width: one flit per cycle per link
+  uint64_t ts_cycles = 100;           // startup per message (t_s)
+  std::optional<PortModel> ports;     // count port conflicts under this model instead of the schedule's
+  std::string origin = "schedule";    // file path or "ALGO (generated)", used in error messages
+  size_t max_examples = 8;            // conflict examples kept for the report
+};
+
+struct StepRecord {
+  std::string label;
+  uint32_t messages = 0;
+  uint64_t max_blocks = 0;
+  uint64_t cycles = 0;
+  uint64_t port_conflicts = 0;
+  uint64_t link_conflicts = 0;
+};
+
+struct StepModelResult {
+  int64_t steps = 0;
+  uint64_t messages = 0;
+  uint64_t transmission_blocks = 0;   // sum over steps of the largest message, in blocks
+  uint64_t block_transfers = 0;       // sum over all messages of their blocks
+  uint64_t port_conflicts = 0;
+  uint64_t link_conflicts = 0;
+  uint64_t step_model_cycles = 0;
+  std::vector<StepRecord> per_step;
+  std::vector<std::string> conflict_examples;
+};
+
+class StepModel : public ScheduleSink, public DeliveryView {
+ public:
+  StepModel(const Topology& topo, StepModelOptions options);
+  ~StepModel() override;
+
+  void begin(const ScheduleHeader& header) override;
+  void step(const Step& step) override;
+  void end() override;
+
+  const StepModelResult& result() const { return result_; }
+  const ScheduleHeader& header() const { return header_; }
+  PortModel port_model() const { return ports_; }
+
+  // DeliveryView
+  const BlockSpace& space() const override { return *space_; }
+  NodeId holder(BlockId b) const override;
+  bool holds(BlockId b, NodeId node) const override;
+  uint32_t arrivals(BlockId b, NodeId node) const override;
+  bool intact(BlockId b, NodeId node) const override;
+
+ private:
+  [[noreturn]] void fail(const Step& step, const Message& m, const std::string& what) const;
+  void count_conflicts(const Step& step, StepRecord& rec);
+  void move_blocks(const Step& step);
+  void copy_blocks(const Step& step);
+  void note(std::string example);
+
+  const Topology& topo_;
+  StepModelOptions opt_;
+  ScheduleHeader header_;
+  PortModel ports_ = PortModel::kOne;
+  std::unique_ptr<BlockSpace> space_;
+  StepModelResult result_;
+  int64_t step_index_ = 0;
+
+  // Personalized: owner_[b] = node holding block b (kNoOwner for ids that are not blocks);
+  // state_[b] = arrivals at the destination (bits 0-6, saturating) | corrupted (bit 7).
+  // Copy collectives: state_[b * N + node] = held (bit 7) | corrupted (bit 6) | arrivals (bits 0-5).
+  std::vector<uint32_t> owner_;
+  std::vector<uint8_t> state_;
+
+  // Per-step scratch, sized once.
+  std::vector<uint32_t> link_uses_;
+  std::vector<LinkId> touched_links_;
+  std::vector<uint16_t> sends_, recvs_;
+  std::vector<NodeId> touched_nodes_;
+};
+
+}  // namespace torx::sw

@@ -1,0 +1,140 @@
+// The CLI contract (docs/cli.md): exit codes, the result document's keys, and bad input. A table of
+// malformed inputs must each give exit code 2 and a message naming the problem: never a crash
+// (exit 4 or a signal) and never a hang (each run has a time limit).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.hpp"
+
+namespace torx::sw {
+namespace {
+
+using testing::run_torx;
+using testing::write_temp;
+
+const std::string kHead = "torx-schedule 1\ncollective alltoall\ntopology 3 torus\nports one\nswitching wormhole\n";
+const std::string kGood = kHead + "step\n0 -> 1 x+ | 0>1\n1 -> 2 x+ | 1>2\n2 -> 0 x+ | 2>0\n"
+                                  "step\n0 -> 2 x- | 0>2\n1 -> 0 x- | 1>0\n2 -> 1 x- | 2>1\nend\n";
+
+struct BadCase {
+  const char* name;
+  std::string file;   // schedule text written to a file (empty: none)
+  std::string args;   // torx arguments; {F} is replaced by the file
+  const char* needle; // must appear in standard error
+};
+
+// gtest prints parameters; print the case's name rather than its bytes.
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadInput, ExitsTwoAndNamesTheProblem) {
+  const BadCase& c = GetParam();
+  std::string args = c.args;
+  if (!c.file.empty()) {
+    const std::string path = write_temp(std::string(c.name) + ".sched", c.file);
+    for (size_t p; (p = args.find("{F}")) != std::string::npos;) args.replace(p, 3, path);
+  }
+  const auto r = run_torx(args, 60);
+  EXPECT_EQ(r.code, 2) << c.name << "\nstderr: " << r.err << "\nstdout: " << r.out;
+  EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.name << "\nstderr: " << r.err;
+}
+
+const std::string kNoEnd = kHead + "step\n0 -> 1 x+ | 0>1\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, BadInput,
+    ::testing::Values(
+        BadCase{"empty_file", "\n", "run --schedule {F} --topo 3", "empty file"},
+        BadCase{"bad_header", "hello\n", "run --schedule {F} --topo 3", "not a torx schedule"},
+        BadCase{"bad_version", "torx-schedule 7\n", "run --schedule {F} --topo 3", "version 7 is not supported"},
+        BadCase{"unknown_field", "torx-schedule 1\nflavour mint\n", "run --schedule {F} --topo 3", "unknown header field 'flavour'"},
+        BadCase{"missing_field", "torx-schedule 1\ncollective alltoall\nstep\nend\n", "run --schedule {F} --topo 3",
+                "lacks the required field 'topology'"},
+        BadCase{"topology_mismatch", kGood, "run --schedule {F} --topo 4", "but --topo gives the 4 torus"},
+        BadCase{"unknown_node", kHead + "step\n0 -> 5 x+ | 0>1\nend\n", "run --schedule {F} --topo 3", "outside 0..2"},
+        BadCase{"block_not_held", kHead + "step\n1 -> 2 x+ | 0>2\nend\n", "run --schedule {F} --topo 3", "which it does not hold"},
+        BadCase{"block_to_itself", kHead + "step\n0 -> 1 x+ | 0>0\nend\n", "run --schedule {F} --topo 3", "does not exist"},
+        BadCase{"carried_twice", kHead + "step\n0 -> 1 x+ | 0>1..2\n0 -> 2 x- | 0>2\nend\n",
+                "run --schedule {F} --topo 3", "carried twice"},
+        BadCase{"truncated_no_end", kNoEnd, "run --schedule {F} --topo 3", "truncated"},
+        BadCase{"truncated_mid_line", kHead + "step\n0 -> 1 x+ | 0>", "run --schedule {F} --topo 3", "truncated"},
+        BadCase{"message_to_itself", kHead + "step\n1 -> 1 x+ | 1>2\nend\n", "run --schedule {F} --topo 3", "to itself"},
+        BadCase{"mesh_needs_wrap",
+                "torx-schedule 1\ncollective alltoall\ntopology 3 mesh\nports one\nswitching wormhole\nstep\n2 -> 0 x+ | 2>0\nend\n",
+                "run --schedule {F} --topo 3 --mesh", "needs a wraparound link"},
+        BadCase{"block_out_of_range", kHead + "step\n0 -> 1 x+ | 0>9\nend\n", "run --schedule {F} --topo 3", "not a value in 0..2"},
+        BadCase{"bad_route", kHead + "step\n0 -> 1 q+ | 0>1\nend\n", "run --schedule {F} --topo 3", "'q' is not a dimension"},
+        BadCase{"step_count_mismatch", kHead + "steps 3\nstep\n0 -> 1 x+ | 0>1\nend\n", "run --schedule {F} --topo 3",
+                "declares 3 steps"},
+        BadCase{"text_after_end", kGood + "step\n", "run --schedule {F} --topo 3", "after 'end'"},
+        BadCase{"binary_file", std::string("torx-schedule 1\n\0\0\0", 19), "run --schedule {F} --topo 3", "not a text file"},
+        BadCase{"missing_file", "", "run --schedule /nonexistent/x.sched --topo 3", "cannot open"},
+        BadCase{"zero_block_bytes", "", "run direct --topo 4 --block-bytes 0", "--block-bytes must be at least 1"},
+        BadCase{"zero_flit_bytes", "", "run direct --topo 4 --flit-bytes 0", "--flit-bytes must be at least 1"},
+        BadCase{"negative_block_bytes", "", "run direct --topo 4 --block-bytes -64", "block-bytes"},
+        BadCase{"zero_radix", "", "run direct --topo 0x4", "radix 0 is out of range"},
+        BadCase{"radix_one", "", "run direct --topo 1", "radix 1 is out of range"},
+        BadCase{"bad_topology_text", "", "run direct --topo 4xx4", "is not a radix"},
+        BadCase{"unknown_algorithm", "", "run bogus --topo 4", "unknown algorithm 'bogus'"},
+        BadCase{"outside_preconditions", "", "run direct --topo 80x80", "limited to 4096 nodes"},
+        BadCase{"bad_ports", "", "run direct --topo 4 --ports some", "port model 'some' is unknown"},
+        BadCase{"bad_sync", "", "run direct --topo 4 --sync sometimes", "--sync sometimes"},
+        BadCase{"bad_root", "", "run direct --topo 4x4 --root 99", "--root 99"},
+        BadCase{"algo_and_schedule", kGood, "run direct --schedule {F} --topo 3", "not both"},
+        BadCase{"no_subcommand", "", "", "subcommand"},
+        BadCase{"missing_topo", "", "run direct", "--topo"}),
+    [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
+
+TEST(Cli, GoodScheduleChecksOkAndWritesTheResultDocument) {
+  const std::string path = write_temp("good.sched", kGood);
+  const auto r = run_torx("run --schedule " + path + " --topo 3 --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"schema", "algorithm", "collective", "topology", "ports", "model", "sync", "block_bytes", "steps",
+                          "step_max_blocks", "transmission_blocks", "port_conflicts", "link_conflicts", "check", "formula",
+                          "lower_bound", "timing", "cycles", "sim"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["schema"], "torx.result/1");
+  EXPECT_EQ(j["steps"], 2);
+  EXPECT_EQ(j["check"]["ok"], true);
+  EXPECT_EQ(j["check"]["expected"], 6);
+  EXPECT_EQ(j["timing"]["step_model_cycles"], 2 * (100 + 4));
+}
+
+TEST(Cli, FailedCheckExitsOne) {
+  const std::string path = write_temp("miss.sched", kHead + "step\n0 -> 1 x+ | 0>1\nend\n");
+  const auto r = run_torx("run --schedule " + path + " --topo 3 --json -");
+  EXPECT_EQ(r.code, 1);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["check"]["ok"], false);
+  EXPECT_EQ(j["check"]["missing"], 5);
+}
+
+TEST(Cli, CheckCommandIsStrictAboutConflicts) {
+  const std::string path = testing::temp_dir() + "/direct44.sched";
+  ASSERT_EQ(run_torx("schedule direct --topo 4x4 -o " + path).code, 0);
+  const auto run = run_torx("run --schedule " + path + " --topo 4x4");
+  EXPECT_EQ(run.code, 0) << run.err;  // delivered, though with link conflicts
+  const auto check = run_torx("check --schedule " + path + " --topo 4x4");
+  EXPECT_EQ(check.code, 1);
+  EXPECT_NE(check.err.find("link conflicts"), std::string::npos) << check.err;
+}
+
+TEST(Cli, ListNamesEveryAlgorithmWithItsModel) {
+  const auto r = run_torx("list --json");
+  ASSERT_EQ(r.code, 0);
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_GE(j.size(), 1u);
+  for (const auto& a : j)
+    for (const char* key : {"id", "collective", "ports", "switching", "preconditions", "source"}) EXPECT_TRUE(a.contains(key));
+}
+
+TEST(Cli, VersionAndHelpExitZero) {
+  EXPECT_EQ(run_torx("--version").code, 0);
+  EXPECT_EQ(run_torx("run --help").code, 0);
+}
+
+}  // namespace
+}  // namespace torx::sw

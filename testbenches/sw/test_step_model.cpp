@@ -1,0 +1,113 @@
+// Step model: the cost t_s + ceil(bytes / flit_bytes) per step, port conflicts under one-port and
+// all-port, link conflicts under wormhole and store-and-forward, and the holding rules (a node may
+// send only what it holds at the start of the step; a block moves at most once per step).
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+namespace torx::sw {
+namespace {
+
+using testing::run_text;
+
+std::string header(const std::string& topo, const std::string& ports = "one", const std::string& sw = "wormhole",
+                   const std::string& collective = "alltoall") {
+  return "torx-schedule 1\ncollective " + collective + "\ntopology " + topo + "\nports " + ports + "\nswitching " + sw + "\n";
+}
+
+TEST(StepModel, ChargesStartupPlusLargestMessagePerStep) {
+  const Topology topo({4}, true);
+  const std::string text = header("4 torus") +
+                           "step\n0 -> 1 x+ | 0>1..3\n2 -> 3 x+ | 2>3\n"
+                           "step\n1 -> 2 x+ | 0>2..3\n"
+                           "step\n2 -> 3 x+ | 0>3\nend\n";
+  StepModelOptions o;
+  o.ts_cycles = 100;
+  o.block_bytes = 24;
+  o.flit_bytes = 16;
+  const std::string path = testing::write_temp("cost.sched", text);
+  StepModel m(topo, o);
+  read_schedule(path, &topo, m);
+  const auto& r = m.result();
+  ASSERT_EQ(r.steps, 3);
+  EXPECT_EQ(r.per_step[0].max_blocks, 3u);
+  EXPECT_EQ(r.per_step[0].cycles, 100u + (3 * 24 + 15) / 16);  // 72 bytes -> 5 flits
+  EXPECT_EQ(r.per_step[1].cycles, 100u + 3);                   // 48 bytes -> 3 flits
+  EXPECT_EQ(r.per_step[2].cycles, 100u + 2);                   // 24 bytes -> 2 flits
+  EXPECT_EQ(r.transmission_blocks, 3u + 2 + 1);
+  EXPECT_EQ(r.block_transfers, 3u + 1 + 2 + 1);
+  EXPECT_EQ(r.step_model_cycles, 105u + 103 + 102);
+}
+
+TEST(StepModel, OnePortCountsExtraSendsAndReceives) {
+  const Topology topo({4}, true);
+  auto r = run_text(header("4 torus") + "step\n0 -> 1 x+ | 0>1\n0 -> 3 x- | 0>3\n2 -> 1 x- | 2>1\nend\n", topo).steps;
+  EXPECT_EQ(r.port_conflicts, 2u);  // node 0 sends twice, node 1 receives twice
+  EXPECT_EQ(r.link_conflicts, 0u);
+}
+
+TEST(StepModel, AllPortCountsMessagesPerOutgoingLink) {
+  const Topology topo({4, 4}, true);
+  // Node 0 sends on +x, -x and +y at once: fine all-port. Two messages on +x: one conflict.
+  auto ok = run_text(header("4x4 torus", "all") + "step\n0,0 -> 1,0 x+y+ | 0,0>1,0\n0,0 -> 3,0 x-y+ | 0,0>3,0\n"
+                                                    "0,0 -> 0,1 x+y+ | 0,0>0,1\nend\n", topo).steps;
+  EXPECT_EQ(ok.port_conflicts, 0u);
+  auto bad = run_text(header("4x4 torus", "all") + "step\n0,0 -> 1,0 x+y+ | 0,0>1,0\n0,0 -> 2,0 x+y+ | 0,0>2,0\nend\n", topo).steps;
+  EXPECT_EQ(bad.port_conflicts, 1u);
+  EXPECT_EQ(bad.link_conflicts, 1u);  // and they share the link 0,0+x
+}
+
+TEST(StepModel, WormholeLinkConflictsCountSharedDirectedLinks) {
+  const Topology topo({6}, true);
+  // 0->3 and 1->4 both use 1+x and 2+x; 3->0 travels the other way round on other links.
+  auto r = run_text(header("6 torus", "all") + "step\n0 -> 3 x+ | 0>3\n1 -> 4 x+ | 1>4\n5 -> 2 x- | 5>2\nend\n", topo).steps;
+  EXPECT_EQ(r.link_conflicts, 2u);
+  EXPECT_EQ(r.port_conflicts, 0u);
+}
+
+TEST(StepModel, StoreAndForwardAllowsNeighboursOnly) {
+  const Topology topo({6}, true);
+  auto r = run_text(header("6 torus", "one", "store-and-forward") + "step\n0 -> 2 x+ | 0>2\n3 -> 4 x+ | 3>4\nend\n", topo).steps;
+  EXPECT_EQ(r.link_conflicts, 1u);
+}
+
+TEST(StepModel, SenderMustHoldBlocksAtStepStart) {
+  const Topology topo({4}, true);
+  // Node 1 forwards block 0->2 in the same step it receives it.
+  EXPECT_THROW(run_text(header("4 torus") + "step\n0 -> 1 x+ | 0>2\n1 -> 2 x+ | 0>2\nend\n", topo), InputError);
+  try {
+    run_text(header("4 torus") + "step\n1 -> 2 x+ | 0>2\nend\n", topo, "hold.sched");
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("hold.sched:7:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("sends block (0)->(2) which it does not hold"), std::string::npos) << msg;
+  }
+}
+
+TEST(StepModel, BlockCarriedTwiceInOneStepIsRejected) {
+  const Topology topo({4}, true);
+  try {
+    run_text(header("4 torus", "all") + "step\n0 -> 1 x+ | 0>1..2\n0 -> 3 x- | 0>2..3\nend\n", topo);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("carried twice"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StepModel, PersonalizedBlocksMoveAndForwardedBlocksArrive) {
+  const Topology topo({4}, true);
+  // Block 0->2 relayed through node 1; block 0->1 stays at node 1.
+  auto run = run_text(header("4 torus") + "step\n0 -> 1 x+ | 0>1..2\nstep\n1 -> 2 x+ | 0>2\nend\n", topo);
+  EXPECT_EQ(run.check.delivered, 2u);
+  EXPECT_EQ(run.check.misdelivered, 0u);
+  EXPECT_EQ(run.check.missing, 10u);
+}
+
+TEST(StepModel, TopologyMustMatchTheSchedule) {
+  const Topology topo({8}, true);
+  EXPECT_THROW(run_text(header("4 torus") + "step\n0 -> 1 x+ | 0>1\nend\n", topo), InputError);
+}
+
+}  // namespace
+}  // namespace torx::sw
