@@ -12,6 +12,7 @@ const std::vector<Algorithm>& algorithms() {
     std::vector<Algorithm> v;
     register_direct(v);
     // RING_PENDING register_ring(v);
+    register_plain(v);
     return v;
   }();
   return kAll;

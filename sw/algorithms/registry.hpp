@@ -46,6 +46,7 @@ const Algorithm* find_algorithm(const std::string& id);
 // Registration functions, one per source file.
 void register_direct(std::vector<Algorithm>& out);
 void register_ring(std::vector<Algorithm>& out);
+void register_plain(std::vector<Algorithm>& out);
 
 // Helpers shared by generators.
 ScheduleHeader make_header(const Algorithm& algo, const Topology& topo, const AlgorithmOptions& opt, int64_t steps);

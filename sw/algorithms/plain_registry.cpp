@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// Registration of the algorithms whose generators speak the plain interface (plain_schedule.hpp):
+// seed 002 (suh), seed 004 (dimak-a2, dimak-a3), seed 001 (tsay-wang), seed 003 (ms-hc, ms-one).
+// Each entry adapts the generator's std::invalid_argument into a PreconditionError (exit code 2)
+// and its explicit block lists into compact boxes (plain_adapter.hpp).
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "algorithms/plain_adapter.hpp"
+#include "algorithms/registry.hpp"
+#include "algorithms/dimak.hpp"
+#include "algorithms/suh.hpp"
+#include "algorithms/tsay_wang.hpp"
+
+namespace torx::sw {
+
+namespace {
+
+// Runs `fn`, turning the generators' std::invalid_argument into a PreconditionError named after `id`.
+template <class F>
+auto preconditions(const std::string& id, F&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const std::invalid_argument& e) {
+    throw PreconditionError(fmt::format("{}: {}", id, e.what()));
+  }
+}
+
+// Streams a plain generator through the adapter into `sink`.
+template <class Gen>
+void stream_plain(const Algorithm& algo, const Topology& topo, const AlgorithmOptions& opt, int64_t steps,
+                  ScheduleSink& sink, Gen&& gen) {
+  ScheduleHeader h = make_header(algo, topo, opt, steps);
+  sink.begin(h);
+  const BlockSpace space(h.collective, topo, h.pieces, h.root);
+  PlainStepAdapter adapter(topo, space, sink, steps);
+  gen([&](PlainStep&& s) { adapter(std::move(s)); });
+  sink.end();
+}
+
+}  // namespace
+
+void register_plain(std::vector<Algorithm>& out) {
+  {
+    Algorithm a;
+    a.id = "suh";
+    a.collective = Collective::kAlltoall;
+    a.ports = PortModel::kOne;
+    a.switching = Switching::kWormhole;
+    a.preconditions = "a mesh (or torus) of 2 or more dimensions, every side even, at most 8192 nodes";
+    a.paper = "seed 002 (Suh, Shin, Yalamanchili) Sections 3 and 4: node groups, three phases, data array";
+    a.summary = "complete exchange on meshes: (n/2) a1 steps, every send a contiguous slice of the data array";
+    a.check = [](const Topology& topo, const AlgorithmOptions&) {
+      preconditions("suh", [&] { return suh_formula(topo.radices()); });
+      if (topo.nodes() > kSuhMaxNodes)
+        throw PreconditionError(fmt::format("suh: {} nodes; at most {} are supported (the data arrays hold N^2 block ids)",
+                                            topo.nodes(), kSuhMaxNodes));
+    };
+    a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+      const SuhFormula f = preconditions("suh", [&] { return suh_formula(topo.radices()); });
+      stream_plain(*find_algorithm("suh"), topo, opt, f.steps, sink, [&](const PlainStepSink& emit) {
+        preconditions("suh", [&] {
+          generate_suh(plain_topology(topo), emit);
+          return 0;
+        });
+      });
+    };
+    a.formula = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      const SuhFormula f = suh_formula(topo.radices());
+      Bound b;
+      b.steps = f.steps;
+      b.transmission_blocks = f.transmission_blocks;
+      b.source = topo.ndims() == 2 ? "seed 002 Section 3.4 / Table 1: C steps, R C^2 / 2 blocks"
+                                   : "seed 002 Section 4: (n/2) a1 steps, (n/4) a1^2 a2 ... an blocks";
+      return b;
+    };
+    a.lower_bound = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      return alltoall_lower_bound(topo, PortModel::kOne);
+    };
+    out.push_back(std::move(a));
+  }
+  {
+    Algorithm a;
+    a.id = "tsay-wang";
+    a.collective = Collective::kBroadcast;
+    a.ports = PortModel::kAll;
+    a.switching = Switching::kWormhole;
+    a.preconditions = "a torus n^d (all sides equal, n >= 2, any d >= 1); any root";
+    a.paper = "seed 001 (Tsay, Wang) Sections 3-7: main diagonal, diagonal to diagonal, final phase, cyclic dimension order";
+    a.summary = "all-port broadcast in d ceil(log_{2d+1} n) + 1 steps (n odd), no link contention";
+    a.check = [](const Topology& topo, const AlgorithmOptions& opt) {
+      if (!topo.wrap()) throw PreconditionError("tsay-wang: needs a torus (wraparound links); the network is a mesh");
+      for (int d = 1; d < topo.ndims(); ++d)
+        if (topo.radix(d) != topo.radix(0))
+          throw PreconditionError(fmt::format("tsay-wang: needs a torus n^d with all sides equal; --topo gives {}",
+                                              topo.dims_string()));
+      if (!topo.valid(opt.root)) throw PreconditionError("tsay-wang: the root is not a node of the network");
+    };
+    a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+      const int64_t steps = -1;  // empty steps are dropped, so the count is known only at the end
+      TsayWangOptions twopt;
+      twopt.keep_empty_steps = false;
+      stream_plain(*find_algorithm("tsay-wang"), topo, opt, steps, sink, [&](const PlainStepSink& emit) {
+        preconditions("tsay-wang", [&] {
+          generate_tsay_wang(plain_topology(topo), opt.root, emit, twopt);
+          return 0;
+        });
+      });
+    };
+    a.formula = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      Bound b;
+      const int n = topo.radix(0), d = topo.ndims();
+      b.steps = tsay_wang_steps(d, n);
+      b.transmission_blocks = b.steps;  // one block per message
+      b.source = n % 2 ? "seed 001 Theorem 5: d ceil(log_{2d+1} n) + 1 (n odd)"
+                       : "seed 001 Section 7: d ceil(log_{2d+1}(n-1)) + ceil(d/2) + 1 (n even)";
+      return b;
+    };
+    a.lower_bound = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      Bound b;
+      b.steps = broadcast_lower_bound(topo.ndims(), topo.radix(0));
+      b.source = "seed 001 Lemma 1: ceil(d log_{2d+1} n) (a node reaches at most 2d new nodes per step)";
+      return b;
+    };
+    out.push_back(std::move(a));
+  }
+  for (const bool multiport : {false, true}) {
+    Algorithm a;
+    a.id = multiport ? "dimak-a3" : "dimak-a2";
+    a.collective = Collective::kAlltoall;
+    a.ports = multiport ? PortModel::kAll : PortModel::kOne;
+    a.switching = Switching::kStoreAndForward;
+    a.preconditions = multiport ? "a torus or mesh H^(2^k): all sides equal, 1, 2, 4, ... dimensions"
+                                : "any torus or mesh (products of rings or linear arrays; 2x...x2 is a hypercube)";
+    a.paper = multiport ? "seed 004 (Dimakopoulos, Dimopoulos) Section 5: Algorithm A3, H x H exchanges overlapped"
+                        : "seed 004 (Dimakopoulos, Dimopoulos) Section 4: Algorithm A2, row batches per dimension";
+    a.summary = multiport ? "multiport store-and-forward total exchange: n T_H steps, meets the cut bound where H does"
+                          : "single-port store-and-forward total exchange: the average-status bound on tori and hypercubes";
+    a.check = [multiport](const Topology& topo, const AlgorithmOptions&) {
+      const char* id = multiport ? "dimak-a3" : "dimak-a2";
+      preconditions(id, [&] { return multiport ? dimak_a3_steps(plain_topology(topo)) : dimak_a2_steps(plain_topology(topo)); });
+    };
+    a.generate = [multiport](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+      const char* id = multiport ? "dimak-a3" : "dimak-a2";
+      const PlainTopology pt = plain_topology(topo);
+      const int64_t steps = multiport ? dimak_a3_steps(pt) : dimak_a2_steps(pt);
+      stream_plain(*find_algorithm(id), topo, opt, steps, sink, [&](const PlainStepSink& emit) {
+        preconditions(id, [&] {
+          multiport ? generate_dimak_a3(pt, emit) : generate_dimak_a2(pt, emit);
+          return 0;
+        });
+      });
+    };
+    a.formula = [multiport](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      Bound b;
+      const PlainTopology pt = plain_topology(topo);
+      b.steps = multiport ? dimak_a3_steps(pt) : dimak_a2_steps(pt);
+      b.transmission_blocks = b.steps;  // constant model: one block per message
+      b.source = multiport ? "seed 004 Theorem 4 / Corollary 3: n^(d-1) T_H (reconstructed, docs/dimakopoulos.md)"
+                           : "seed 004 Theorem 2 / Corollary 2: sum_i (N/n_i) T_i (reconstructed, docs/dimakopoulos.md)";
+      return b;
+    };
+    a.lower_bound = [multiport](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      Bound b;
+      const PlainTopology pt = plain_topology(topo);
+      b.steps = multiport ? bisection_cut_bound(pt) : average_status_bound(pt);
+      b.transmission_blocks = b.steps;
+      b.source = multiport ? "seed 004 Eq. 4: cut bound |V1||V2|/C(V1,V2) over the bisections"
+                           : "seed 004 Theorem 1 / Eq. 3: the average status of the network";
+      return b;
+    };
+    out.push_back(std::move(a));
+  }
+}
+
+}  // namespace torx::sw
