@@ -11,7 +11,7 @@ const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> kAll = [] {
     std::vector<Algorithm> v;
     register_direct(v);
-    // RING_PENDING register_ring(v);
+    register_ring(v);
     register_plain(v);
     return v;
   }();

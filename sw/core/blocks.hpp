@@ -123,21 +123,21 @@ uint64_t splitmix64(uint64_t x);
 template <class F>
 void BlockSpace::for_each_block(const AxisRange* box, F&& f) const {
   const int n = arity();
-  // Odometer over every axis but the innermost; the innermost is a tight loop.
+  // Odometer over every axis but the innermost, keeping the id of the row's first block
+  // incrementally; the innermost axis is a tight loop.
   uint32_t idx[kMaxAxes] = {};
   uint32_t val[kMaxAxes];
+  uint64_t base = 0;
+  const int inner = loop_order_[n - 1];
   for (int a = 0; a < n; ++a) {
     if (box[a].count == 0) return;
     val[a] = box[a].start;
+    if (a != inner) base += val[a] * mult_[a];
   }
-  const int inner = loop_order_[n - 1];
   const AxisRange ir = box[inner];
   const uint32_t ir_radix = static_cast<uint32_t>(radix_[inner]);
   const uint64_t ir_mult = mult_[inner];
   while (true) {
-    uint64_t base = 0;
-    for (int a = 0; a < n; ++a)
-      if (a != inner) base += val[a] * mult_[a];
     uint32_t v = ir.start;
     for (uint32_t i = 0; i < ir.count; ++i) {
       f(base + v * ir_mult);
@@ -148,13 +148,17 @@ void BlockSpace::for_each_block(const AxisRange* box, F&& f) const {
     int k = n - 2;
     for (; k >= 0; --k) {
       const int a = loop_order_[k];
-      if (++idx[a] < box[a].count) {
-        val[a] += box[a].stride;
-        if (val[a] >= static_cast<uint32_t>(radix_[a])) val[a] -= radix_[a];
+      const AxisRange& r = box[a];
+      if (++idx[a] < r.count) {
+        uint32_t nv = val[a] + r.stride;
+        if (nv >= static_cast<uint32_t>(radix_[a])) nv -= radix_[a];
+        base += (static_cast<uint64_t>(nv) - val[a]) * mult_[a];  // wraps correctly in unsigned arithmetic
+        val[a] = nv;
         break;
       }
+      base += (static_cast<uint64_t>(r.start) - val[a]) * mult_[a];
       idx[a] = 0;
-      val[a] = box[a].start;
+      val[a] = r.start;
     }
     if (k < 0) return;
   }

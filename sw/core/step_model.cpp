@@ -4,16 +4,31 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace torx::sw {
 
 namespace {
-constexpr uint32_t kNoOwner = 0xffffffffu;
-constexpr uint8_t kMoveCorrupt = 0x80;
-constexpr uint8_t kMoveArrivals = 0x7f;
+constexpr uint32_t kOwnerMask = 0x00ffffffu;
+constexpr uint32_t kNoOwner = kOwnerMask;
+constexpr uint32_t kStampShift = 24;
+constexpr uint32_t kStampMask = 0x7fu;
+constexpr uint32_t kWordCorrupt = 0x80000000u;
+constexpr uint8_t kMoveArrivals = 0xff;
 constexpr uint8_t kCopyHeld = 0x80;
 constexpr uint8_t kCopyCorrupt = 0x40;
 constexpr uint8_t kCopyArrivals = 0x3f;
+uint64_t available_memory_bytes() {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  uint64_t kb = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "MemAvailable: %llu kB", reinterpret_cast<unsigned long long*>(&kb)) == 1) break;
+  std::fclose(f);
+  return kb * 1024;
+}
+
 }  // namespace
 
 StepModel::StepModel(const Topology& topo, StepModelOptions options) : topo_(topo), opt_(std::move(options)) {
@@ -32,12 +47,22 @@ void StepModel::begin(const ScheduleHeader& header) {
   ports_ = opt_.ports.value_or(header.ports);
   space_ = std::make_unique<BlockSpace>(header.collective, topo_, header.pieces, header.root);
   const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  if (moves_blocks(header.collective) && n >= kNoOwner)
+    throw WatchdogError(fmt::format("limit: the step model tracks complete exchanges on fewer than {} nodes", kNoOwner));
+  // Every block is tracked; say so up front rather than being killed half-way.
+  const uint64_t need = moves_blocks(header.collective) ? space_->universe() * 5 : space_->universe() * n;
+  const uint64_t avail = available_memory_bytes();
+  if (avail && need > avail)
+    throw WatchdogError(fmt::format("limit: tracking the {} blocks of this {} needs {:.1f} GiB, {:.1f} GiB are available",
+                                    space_->universe(), collective_name(header.collective), need / 1073741824.0,
+                                    avail / 1073741824.0));
   if (moves_blocks(header.collective)) {
-    owner_.assign(space_->universe(), kNoOwner);
+    word_.assign(space_->universe(), kNoOwner);
     for (uint64_t s = 0; s < n; ++s)
       for (uint64_t t = 0; t < n; ++t)
-        if (s != t) owner_[s * n + t] = static_cast<uint32_t>(s);
+        if (s != t) word_[s * n + t] = static_cast<uint32_t>(s);
     state_.assign(space_->universe(), 0);
+    stamp_ = 0;
   } else {
     state_.assign(space_->universe() * n, 0);
     for (BlockId b = 0; b < space_->universe(); ++b) state_[b * n + space_->source(b)] = kCopyHeld;
@@ -127,37 +152,38 @@ void StepModel::count_conflicts(const Step& step, StepRecord& rec) {
 void StepModel::move_blocks(const Step& step) {
   const int arity = space_->arity();
   const uint64_t n = static_cast<uint64_t>(topo_.nodes());
-  // Pass 1: every sender holds every block it sends, at the start of the step.
+  if (++stamp_ > kStampMask) {
+    // A new epoch: forget the old stamps so that none can be mistaken for this step's.
+    for (uint32_t& w : word_) w &= ~(kStampMask << kStampShift);
+    stamp_ = 1;
+  }
+  const uint32_t stamp_bits = stamp_ << kStampShift;
   for (const Message& m : step.messages) {
     const uint32_t src = static_cast<uint32_t>(m.src);
+    const uint32_t dst_word = static_cast<uint32_t>(m.dst) | stamp_bits | (m.flags & kFaultCorrupt ? kWordCorrupt : 0);
     for (uint32_t k = 0; k < m.box_count; ++k) {
       space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
-        if (owner_[b] != src) {
-          if (owner_[b] == kNoOwner)
+        uint32_t& w = word_[b];
+        const uint32_t owner = w & kOwnerMask;
+        const bool moved_now = ((w >> kStampShift) & kStampMask) == stamp_;
+        if (owner != src || moved_now) {
+          if (owner == kNoOwner)
             fail(step, m, fmt::format("block {} does not exist: a node's block to itself is not part of a complete exchange",
                                       space_->block_name(b)));
+          if (moved_now && owner == src)
+            fail(step, m, fmt::format("node {} sends block {} which it receives only in this step {} (a block can "
+                                      "be forwarded from the next step on)",
+                                      topo_.node_name(m.src), space_->block_name(b), step_index_));
+          if (moved_now)
+            fail(step, m, fmt::format("block {} is carried twice in step {}, or forwarded in the step it arrives "
+                                      "(now at node {})",
+                                      space_->block_name(b), step_index_, topo_.node_name(static_cast<NodeId>(owner))));
           fail(step, m, fmt::format("node {} sends block {} which it does not hold at the start of step {} (node {} holds it)",
                                     topo_.node_name(m.src), space_->block_name(b), step_index_,
-                                    topo_.node_name(static_cast<NodeId>(owner_[b]))));
+                                    topo_.node_name(static_cast<NodeId>(owner))));
         }
-      });
-    }
-  }
-  // Pass 2: move. A block that is no longer at the sender was already carried by an earlier message
-  // of this step: the schedule sends it twice.
-  for (const Message& m : step.messages) {
-    const uint32_t src = static_cast<uint32_t>(m.src);
-    const uint32_t dst = static_cast<uint32_t>(m.dst);
-    const bool corrupt = m.flags & kFaultCorrupt;
-    for (uint32_t k = 0; k < m.box_count; ++k) {
-      space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
-        if (owner_[b] != src)
-          fail(step, m, fmt::format("block {} is carried twice in step {} (a block moves at most once per step)",
-                                    space_->block_name(b), step_index_));
-        owner_[b] = dst;
-        uint8_t& st = state_[b];
-        if (b % n == dst && (st & kMoveArrivals) != kMoveArrivals) ++st;
-        if (corrupt) st |= kMoveCorrupt;
+        w = dst_word | (w & kWordCorrupt);
+        if (b % n == static_cast<uint64_t>(m.dst) && state_[b] != kMoveArrivals) ++state_[b];
       });
     }
   }
@@ -226,12 +252,15 @@ void StepModel::step(const Step& step) {
 void StepModel::end() {}
 
 NodeId StepModel::holder(BlockId b) const {
-  if (moves_blocks(header_.collective)) return owner_[b] == kNoOwner ? -1 : static_cast<NodeId>(owner_[b]);
+  if (moves_blocks(header_.collective)) {
+    const uint32_t owner = word_[b] & kOwnerMask;
+    return owner == kNoOwner ? -1 : static_cast<NodeId>(owner);
+  }
   return space_->source(b);
 }
 
 bool StepModel::holds(BlockId b, NodeId node) const {
-  if (moves_blocks(header_.collective)) return owner_[b] == static_cast<uint32_t>(node);
+  if (moves_blocks(header_.collective)) return (word_[b] & kOwnerMask) == static_cast<uint32_t>(node);
   return state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyHeld;
 }
 
@@ -242,7 +271,7 @@ uint32_t StepModel::arrivals(BlockId b, NodeId node) const {
 
 bool StepModel::intact(BlockId b, NodeId node) const {
   // The step model carries blocks by identity; content changes only through injected faults.
-  if (moves_blocks(header_.collective)) return !(state_[b] & kMoveCorrupt);
+  if (moves_blocks(header_.collective)) return !(word_[b] & kWordCorrupt);
   return !(state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyCorrupt);
 }
 

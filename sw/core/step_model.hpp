@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/big_array.hpp"
 #include "core/delivery.hpp"
 #include "core/schedule.hpp"
 
@@ -89,11 +90,16 @@ class StepModel : public ScheduleSink, public DeliveryView {
   StepModelResult result_;
   int64_t step_index_ = 0;
 
-  // Personalized: owner_[b] = node holding block b (kNoOwner for ids that are not blocks);
-  // state_[b] = arrivals at the destination (bits 0-6, saturating) | corrupted (bit 7).
+  // Personalized collectives (one copy of each block; memory-bound, so one word per block):
+  //   word_[b]  bits 0-23 the node holding block b (kNoOwner: not a block), bits 24-30 the stamp of
+  //             the step in which it last moved (1..127; 0 = not in this epoch), bit 31 corrupted;
+  //   state_[b] arrivals at the destination (saturating).
+  // A stamp equal to the current step's means the block already moved in this step, so a single
+  // pass checks "held at the start of the step" exactly. Stamps restart every 127 steps.
   // Copy collectives: state_[b * N + node] = held (bit 7) | corrupted (bit 6) | arrivals (bits 0-5).
-  std::vector<uint32_t> owner_;
-  std::vector<uint8_t> state_;
+  BigArray<uint32_t> word_;
+  BigArray<uint8_t> state_;
+  uint32_t stamp_ = 0;
 
   // Per-step scratch, sized once.
   std::vector<uint32_t> link_uses_;
