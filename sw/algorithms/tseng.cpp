@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "algorithms/ring_plan.hpp"
 
@@ -33,6 +35,45 @@ class PlanCache {
  private:
   std::map<int, ring::Plan> plans_;
 };
+
+// A ring transmission's blocks as rectangles: sources [src, src + src_count) (cyclic) to the
+// destinations [dst, dst + dst_count). The plan's runs are per source; late scattering phases carry
+// one destination from many sources, so merging equal destination runs of consecutive sources turns
+// 16.8 million runs of the 4096-ring into about 110 thousand boxes.
+struct RunBox {
+  int src;
+  int src_count;
+  int dst;
+  int dst_count;
+};
+
+std::vector<RunBox> merge_runs(const std::vector<ring::BlockRun>& runs, int n) {
+  std::vector<ring::BlockRun> v = runs;
+  std::sort(v.begin(), v.end(), [](const ring::BlockRun& a, const ring::BlockRun& b) {
+    return std::tie(a.first_dst, a.count, a.src) < std::tie(b.first_dst, b.count, b.src);
+  });
+  std::vector<RunBox> out;
+  for (size_t i = 0; i < v.size();) {
+    // One group: the runs with the same destinations, sources ascending.
+    size_t end = i;
+    while (end < v.size() && v[end].first_dst == v[i].first_dst && v[end].count == v[i].count) ++end;
+    const size_t group_begin = out.size();
+    for (size_t a = i; a < end;) {
+      size_t b = a + 1;
+      while (b < end && v[b].src == v[b - 1].src + 1) ++b;
+      out.push_back({v[a].src, static_cast<int>(b - a), v[a].first_dst, v[a].count});
+      a = b;
+    }
+    // Sources that run up to n-1 and continue at 0 form one cyclic range.
+    if (out.size() - group_begin >= 2 && out[group_begin].src == 0 && out.back().src + out.back().src_count == n) {
+      out[group_begin].src = out.back().src;
+      out[group_begin].src_count += out.back().src_count;
+      out.pop_back();
+    }
+    i = end;
+  }
+  return out;
+}
 
 int stage_count(const PartitionedScheme& s) {
   size_t n = 0;
@@ -205,15 +246,16 @@ void generate_scheme(const Topology& topo, const PartitionedScheme& scheme, cons
             const NodeId to = v + static_cast<NodeId>(g * tx.to) * topo.stride(d);
             route.neg_mask = tx.dir < 0 ? (1u << d) : 0u;
             b.message(from, to, route, prio());
-            for (const ring::BlockRun& run : tx.blocks) {
+            for (const RunBox& run : merge_runs(tx.blocks, rd / g)) {
               for (int e = 0; e < nd; ++e) {
                 const uint32_t re = static_cast<uint32_t>(topo.radix(e));
                 const int ve = topo.coord_of(v, e);
                 if (e == d) {
+                  // Logical sources [A, A+k) stand for the physical sources [gA + o - g + 1, g(A+k-1) + o].
                   box[e] = {static_cast<uint32_t>(mod(int64_t{g} * run.src + t.offset[d] - g + 1, re)),
-                            static_cast<uint32_t>(g), 1};
-                  box[nd + e] = {static_cast<uint32_t>(mod(int64_t{g} * run.first_dst + t.offset[d], re)),
-                                 static_cast<uint32_t>(run.count), static_cast<uint32_t>(g)};
+                            static_cast<uint32_t>(g * run.src_count), 1};
+                  box[nd + e] = {static_cast<uint32_t>(mod(int64_t{g} * run.dst + t.offset[d], re)),
+                                 static_cast<uint32_t>(run.dst_count), static_cast<uint32_t>(g)};
                 } else if (done_mask & (1u << e)) {
                   box[e] = {0, re, 1};
                   box[nd + e] = {static_cast<uint32_t>(ve), 1, 1};

@@ -16,6 +16,9 @@
 #include "core/report.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
+#ifdef TORX_HAVE_CYCLE_MODEL
+#include "models/loader.hpp"  // --model cycle (built when models/ is: TORX_BUILD_MODELS)
+#endif
 
 #ifndef TORX_VERSION
 #define TORX_VERSION "0.0.0"
@@ -48,6 +51,8 @@ struct Options {
   std::string json;
   std::string output;
   bool list_json = false;
+  uint64_t watchdog = 0;               // cycle model: 0 = the model's default
+  std::vector<std::string> params;     // cycle model: NAME=VALUE network parameters
 };
 
 // Shows progress of long runs on standard error when it is a terminal.
@@ -142,21 +147,34 @@ int cmd_list(const Options& o) {
 void validate_model_options(const Options& o) {
   if (o.model != "step" && o.model != "cycle" && o.model != "rtl")
     throw InputError(fmt::format("--model {}: must be step, cycle or rtl", o.model));
-  if (o.model != "step")
+#ifdef TORX_HAVE_CYCLE_MODEL
+  const bool have_model = o.model == "step" || o.model == "cycle";
+#else
+  const bool have_model = o.model == "step";
+#endif
+  if (!have_model)
     throw InputError(fmt::format("--model {}: this build has no {} model; the step model (--model step) is available",
                                  o.model, o.model == "cycle" ? "cycle-accurate SystemC" : "Verilated RTL"));
+  if (o.model == "step" && (o.watchdog || !o.params.empty()))
+    throw InputError("--watchdog and --param configure the cycle model (--model cycle), not the step model");
+  if (o.model == "cycle" && (o.sync == "local" || o.sync == "priority" || o.sync == "software"))
+    throw InputError(fmt::format("--sync {}: not available in the cycle model yet (use barrier or none)", o.sync));
+  if (o.model == "cycle" && o.gossip_hw)
+    throw InputError("--gossip-hw: hardwired gossip forwarding is not available in the cycle model yet");
   static const char* kSyncs[] = {"none", "barrier", "local", "priority", "software"};
   bool ok = false;
   for (const char* s : kSyncs) ok |= o.sync == s;
   if (!ok) throw InputError(fmt::format("--sync {}: must be none, barrier, local, priority or software", o.sync));
-  if (!o.trace.empty()) throw InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
+  if (!o.trace.empty() && o.model == "step")
+    throw InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
   if (o.block_bytes == 0) throw InputError("--block-bytes must be at least 1");
   if (o.flit_bytes == 0) throw InputError("--flit-bytes must be at least 1");
 }
 
 // Runs ALGO or a schedule file through the step model and the checker. `strict` (torx check) also
 // fails on port and link conflicts.
-int cmd_run(const Options& o, bool strict) {
+int cmd_run(const Options& o, bool strict, bool stats = false) {
+  if (stats && o.model != "step") throw InputError("stats counts with the step model; --model does not apply");
   validate_model_options(o);
   if (o.algo.empty() == o.schedule.empty())
     throw InputError("run: give either an algorithm (torx run ring ...) or --schedule FILE, not both");
@@ -170,8 +188,12 @@ int cmd_run(const Options& o, bool strict) {
   smo.ts_cycles = o.ts;
   if (!o.ports.empty()) smo.ports = parse_port_model(o.ports);
   smo.origin = o.schedule.empty() ? o.algo + " (generated)" : o.schedule;
+  smo.track_blocks = !stats;
   StepModel model(topo, smo);
-  ProgressSink progress(model);
+  // The cycle model needs the whole schedule in memory (it programs every node before the run).
+  Schedule whole;
+  TeeSink both({&model, &whole});
+  ProgressSink progress(o.model == "cycle" ? static_cast<ScheduleSink&>(both) : model);
   const auto t0 = std::chrono::steady_clock::now();
   const Algorithm* algo = nullptr;
   if (!o.algo.empty()) {
@@ -191,20 +213,38 @@ int cmd_run(const Options& o, bool strict) {
     }
   }
   RunReport rep;
-  rep.check = check_delivery(model);
+  if (!stats) rep.check = check_delivery(model);
+  rep.checked = !stats;
   rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rep.sim.peak_rss_bytes = peak_rss_bytes();
   rep.algorithm = model.header().algorithm;
   rep.origin = o.schedule.empty() ? "generated" : o.schedule;
   rep.header = model.header();
   rep.ports = model.port_model();
-  rep.model = o.model;
+  rep.model = stats ? "count" : o.model;
   rep.sync = o.sync;
   rep.block_bytes = o.block_bytes;
   rep.flit_bytes = o.flit_bytes;
   rep.ts_cycles = o.ts;
   rep.seed = o.seed;
   rep.steps = model.result();
+#ifdef TORX_HAVE_CYCLE_MODEL
+  if (o.model == "cycle") {
+    // The cycle model replaces the step model's check and adds cycles and hardware figures.
+    torx::model::CycleOptions copt;
+    for (const std::string& p : o.params) torx::model::set_param(copt.params, p);
+    if (o.watchdog) copt.params.watchdog_cycles = o.watchdog;
+    copt.block_bytes = o.block_bytes;
+    copt.flit_bytes = o.flit_bytes;
+    copt.ts_cycles = o.ts;
+    copt.sync = o.sync;
+    copt.seed = o.seed;
+    if (!o.ports.empty()) copt.ports = parse_port_model(o.ports);
+    copt.trace = o.trace;
+    copt.progress = true;
+    torx::model::run_cycle_model(whole, topo, copt, rep);
+  }
+#endif
   if (algo) {
     if (algo->formula) rep.formula = algo->formula(topo, aopt);
     if (algo->lower_bound) rep.lower_bound = algo->lower_bound(topo, aopt);
@@ -216,6 +256,7 @@ int cmd_run(const Options& o, bool strict) {
     std::cout << report_text(rep);
     if (!o.json.empty()) write_text(o.json, report_json(rep));
   }
+  if (stats) return kExitOk;
   if (!rep.check.ok) return kExitCheckFailed;
   if (strict && (rep.steps.port_conflicts || rep.steps.link_conflicts)) {
     std::fprintf(stderr, "torx check: the schedule has %llu port and %llu link conflicts under the %s-port %s model\n",
@@ -255,6 +296,10 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--seed", o.seed, "seed for block contents and everything random [1]");
   sub->add_option("--trace", o.trace, "waveform (VCD) of the run (cycle and rtl models)");
   sub->add_option("--json", o.json, "write the result document to FILE, or - for standard output");
+  sub->add_option("--watchdog", o.watchdog,
+                  "cycle model: stop (exit 3) after this many cycles without flit movement [10000]");
+  sub->add_option("--param", o.params, "cycle model: network parameter NAME=VALUE, repeatable (docs/cycle-model.md)")
+      ->allow_extra_args(false);
 }
 
 int main_impl(int argc, char** argv) {
@@ -275,6 +320,10 @@ int main_impl(int argc, char** argv) {
   run->add_option("algo", o.algo, "algorithm id (torx list)");
   run->add_option("--schedule", o.schedule, "schedule file to run instead of an algorithm");
   add_run_options(run, o);
+  auto* stats = app.add_subcommand("stats", "count steps, message sizes and conflicts without tracking blocks (large schedules)");
+  stats->add_option("algo", o.algo, "algorithm id (torx list)");
+  stats->add_option("--schedule", o.schedule, "schedule file to count instead of an algorithm");
+  add_run_options(stats, o);
   auto* check = app.add_subcommand("check", "validate a schedule file: syntax, holdings, conflicts, delivery");
   check->add_option("--schedule", o.schedule, "schedule file")->required();
   add_run_options(check, o);
@@ -294,6 +343,7 @@ int main_impl(int argc, char** argv) {
   if (*sched) return cmd_schedule(o);
   if (*run) return cmd_run(o, false);
   if (*check) return cmd_run(o, true);
+  if (*stats) return cmd_run(o, false, true);
   return kExitBadInput;
 }
 

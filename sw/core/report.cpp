@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -70,14 +71,18 @@ std::string report_json(const RunReport& r, int indent) {
   j["port_conflicts"] = r.steps.port_conflicts;
   j["link_conflicts"] = r.steps.link_conflicts;
   j["conflict_examples"] = r.steps.conflict_examples;
-  j["check"] = {{"ok", r.check.ok},
-                {"expected", r.check.expected},
-                {"delivered", r.check.delivered},
-                {"missing", r.check.missing},
-                {"duplicated", r.check.duplicated},
-                {"misdelivered", r.check.misdelivered},
-                {"corrupted", r.check.corrupted},
-                {"examples", r.check.examples}};
+  if (r.checked) {
+    j["check"] = {{"ok", r.check.ok},
+                  {"expected", r.check.expected},
+                  {"delivered", r.check.delivered},
+                  {"missing", r.check.missing},
+                  {"duplicated", r.check.duplicated},
+                  {"misdelivered", r.check.misdelivered},
+                  {"corrupted", r.check.corrupted},
+                  {"examples", r.check.examples}};
+  } else {
+    j["check"] = nullptr;
+  }
   j["formula"] = bound_json(r.formula);
   j["lower_bound"] = bound_json(r.lower_bound);
   for (const NamedBound& e : r.extras) j[e.key] = bound_json(e.bound);
@@ -90,14 +95,40 @@ std::string report_json(const RunReport& r, int indent) {
               {"router_cycles", opt_json(r.sim.router_cycles)},
               {"flit_hops", opt_json(r.sim.flit_hops)},
               {"peak_rss_bytes", r.sim.peak_rss_bytes}};
+  if (r.cycle_model) {
+    const CycleFigures& c = *r.cycle_model;
+    auto steps = [](const std::vector<int64_t>& v) {
+      json a = json::array();
+      for (int64_t x : v) a.push_back(x < 0 ? json(nullptr) : json(x));
+      return a;
+    };
+    json params = json::object();
+    for (const auto& [k, v] : c.params) params[k] = v;
+    j["cycle_model"] = {{"params", params},
+                        {"predicted_cycles", c.predicted_cycles},
+                        {"barriers", c.barriers},
+                        {"barrier_latency", c.barrier_latency},
+                        {"step_start", steps(c.step_start)},
+                        {"step_end", steps(c.step_end)},
+                        {"link_flits", c.link_flits},
+                        {"blocked_cycles", c.blocked_cycles},
+                        {"injection_stall_cycles", c.injection_stall_cycles},
+                        {"mean_buffer_flits", c.mean_buffer_flits},
+                        {"max_vc_occupancy", c.max_vc_occupancy},
+                        {"router_evaluations", c.router_evaluations},
+                        {"load_seconds", c.load_seconds},
+                        {"run_seconds", c.run_seconds}};
+  }
   return j.dump(indent) + "\n";
 }
 
 std::string report_text(const RunReport& r) {
   const Topology topo(r.header.dims, r.header.wrap);
   std::string s;
-  s += fmt::format("torx {} on the {} ({} nodes): {}, {}-port, {}, {} model\n", r.algorithm, topo.to_string(),
-                   topo.nodes(), collective_name(r.header.collective), port_model_name(r.ports),
+  const std::string where = topo.ndims() > 1 ? fmt::format("the {} ({} nodes)", topo.to_string(), topo.nodes())
+                            : fmt::format("a {} of {} nodes", topo.wrap() ? "ring" : "linear array", topo.nodes());
+  s += fmt::format("torx {} on {}: {}, {}-port, {}, {} model\n", r.algorithm, where,
+                   collective_name(r.header.collective), port_model_name(r.ports),
                    switching_name(r.header.switching), r.model);
   auto row = [&](const char* name, const std::string& ours, const std::optional<int64_t>& f,
                  const std::optional<int64_t>& lb) {
@@ -118,7 +149,24 @@ std::string report_text(const RunReport& r) {
   s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",
                    r.steps.step_model_cycles, r.ts_cycles, r.flit_bytes, r.block_bytes);
   if (r.cycles) s += fmt::format("  {:<20} {} cycles\n", "cycle model", *r.cycles);
+  if (r.cycle_model) {
+    const CycleFigures& c = *r.cycle_model;
+    uint64_t busiest = 0;
+    for (uint64_t f : c.link_flits) busiest = std::max(busiest, f);
+    s += fmt::format("  {:<20} {} cycles if contention-free; {} barriers of {} cycles\n", "", c.predicted_cycles,
+                     c.barriers, c.barrier_latency);
+    s += fmt::format("  {:<20} {} VC-cycles blocked, {:.2f} flits buffered on average, busiest link {} flits\n", "",
+                     c.blocked_cycles, c.mean_buffer_flits, busiest);
+    if (r.sim.router_cycles && r.sim.flit_hops && c.run_seconds > 0)
+      s += fmt::format("  {:<20} load {:.3f} s, run {:.3f} s: {:.2f} M router-cycles/s, {:.2f} M flit-hops/s\n",
+                       "simulation", c.load_seconds, c.run_seconds, *r.sim.router_cycles / c.run_seconds / 1e6,
+                       *r.sim.flit_hops / c.run_seconds / 1e6);
+  }
   const CheckResult& c = r.check;
+  if (!r.checked) {
+    s += fmt::format("  {:<20} not run: `torx stats` counts without tracking blocks\n", "check");
+    return s;
+  }
   s += fmt::format("  {:<20} {}: {} of {} delivered, {} missing, {} duplicated, {} misdelivered, {} corrupted\n", "check",
                    c.ok ? "ok" : "FAILED", c.delivered, c.expected, c.missing, c.duplicated, c.misdelivered, c.corrupted);
   for (const std::string& ex : c.examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/bounds.hpp"
@@ -18,6 +19,24 @@ struct SimFigures {
   std::optional<uint64_t> router_cycles;  // cycle and rtl models
   std::optional<uint64_t> flit_hops;
   uint64_t peak_rss_bytes = 0;
+};
+
+// Figures only the cycle-accurate models produce (docs/cli.md, "cycle_model").
+struct CycleFigures {
+  std::vector<std::pair<std::string, int64_t>> params;  // network parameters as run
+  uint64_t predicted_cycles = 0;        // contention-free formula of docs/cycle-model.md
+  uint64_t barriers = 0;                // barrier episodes executed
+  uint64_t barrier_latency = 0;         // cycles from the last node's entry to the release
+  std::vector<int64_t> step_start;      // per step: cycle its first send was issued (-1: no messages)
+  std::vector<int64_t> step_end;        // per step: cycles until its last block was stored (-1: none)
+  std::vector<uint64_t> link_flits;     // per directed network link, in LinkId order (node * ports + port)
+  uint64_t blocked_cycles = 0;          // sum over cycles of router VCs holding a flit that could not advance
+  uint64_t injection_stall_cycles = 0;  // sum over cycles of injection channels waiting for a credit
+  double mean_buffer_flits = 0;         // flits in router input buffers, mean over cycles
+  uint32_t max_vc_occupancy = 0;        // fullest VC buffer, in flits
+  uint64_t router_evaluations = 0;      // router-cycles actually evaluated (idle routers are skipped)
+  double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
+  double run_seconds = 0;               // simulating it, up to the last block stored
 };
 
 struct RunReport {
@@ -34,11 +53,13 @@ struct RunReport {
   NodeId nodes = 0;
   StepModelResult steps;
   CheckResult check;
+  bool checked = true;           // false for `torx stats`: no block was tracked, "check" is null
   std::optional<Bound> formula;
   std::optional<Bound> lower_bound;
   std::vector<NamedBound> extras;
   std::optional<uint64_t> cycles;
   SimFigures sim;
+  std::optional<CycleFigures> cycle_model;
 };
 
 std::string report_json(const RunReport& r, int indent = 2);

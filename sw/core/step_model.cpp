@@ -47,6 +47,12 @@ void StepModel::begin(const ScheduleHeader& header) {
   ports_ = opt_.ports.value_or(header.ports);
   space_ = std::make_unique<BlockSpace>(header.collective, topo_, header.pieces, header.root);
   const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  link_uses_.assign(static_cast<size_t>(topo_.link_count()), 0);
+  sends_.assign(n, 0);
+  recvs_.assign(n, 0);
+  result_ = StepModelResult{};
+  step_index_ = 0;
+  if (!opt_.track_blocks) return;
   if (moves_blocks(header.collective) && n >= kNoOwner)
     throw WatchdogError(fmt::format("limit: the step model tracks complete exchanges on fewer than {} nodes", kNoOwner));
   // Every block is tracked; say so up front rather than being killed half-way.
@@ -67,11 +73,6 @@ void StepModel::begin(const ScheduleHeader& header) {
     state_.assign(space_->universe() * n, 0);
     for (BlockId b = 0; b < space_->universe(); ++b) state_[b * n + space_->source(b)] = kCopyHeld;
   }
-  link_uses_.assign(static_cast<size_t>(topo_.link_count()), 0);
-  sends_.assign(n, 0);
-  recvs_.assign(n, 0);
-  result_ = StepModelResult{};
-  step_index_ = 0;
 }
 
 void StepModel::note(std::string example) {
@@ -234,8 +235,10 @@ void StepModel::step(const Step& step) {
     result_.block_transfers += blocks;
   }
   count_conflicts(step, rec);
-  if (moves_blocks(header_.collective)) move_blocks(step);
-  else copy_blocks(step);
+  if (opt_.track_blocks) {
+    if (moves_blocks(header_.collective)) move_blocks(step);
+    else copy_blocks(step);
+  }
   if (!step.messages.empty()) {
     const uint64_t bytes = rec.max_blocks * opt_.block_bytes;
     rec.cycles = opt_.ts_cycles + (bytes + opt_.flit_bytes - 1) / opt_.flit_bytes;

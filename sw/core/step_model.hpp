@@ -32,6 +32,9 @@ struct StepModelOptions {
   std::optional<PortModel> ports;     // count port conflicts under this model instead of the schedule's
   std::string origin = "schedule";    // file path or "ALGO (generated)", used in error messages
   size_t max_examples = 8;            // conflict examples kept for the report
+  // false: count steps, message sizes and conflicts only, without tracking blocks (no holding
+  // rules, no delivery view). `torx stats` uses it for schedules too large to track block by block.
+  bool track_blocks = true;
 };
 
 struct StepRecord {
