@@ -147,6 +147,45 @@ int64_t scheme_steps(const Topology& topo, const PartitionedScheme& scheme) {
   return steps;
 }
 
+SchemeCounts scheme_counts(const std::vector<int>& dims, const PartitionedScheme& scheme) {
+  const int nd = static_cast<int>(dims.size());
+  const int g = scheme.g;
+  int64_t n_total = 1;
+  for (int r : dims) n_total *= r;
+  SchemeCounts out;
+  auto push = [&](int64_t blocks, std::string label) {
+    out.step_max_blocks.push_back(blocks);
+    out.labels.push_back(std::move(label));
+    out.transmission_blocks += blocks;
+  };
+  if (g > 1)
+    for (int d = 0; d < nd; ++d)
+      for (int ph = 1; ph < g; ++ph) push(n_total / g * (g - ph), fmt::format("prep-{}{}", Topology::dim_name(d), ph));
+  std::map<int, std::vector<int64_t>> phase_max;  // ring length -> per-phase largest transmission
+  auto plan_max = [&](int m) -> const std::vector<int64_t>& {
+    auto it = phase_max.find(m);
+    if (it == phase_max.end()) it = phase_max.emplace(m, ring::phase_max_blocks(ring::build_plan(m))).first;
+    return it->second;
+  };
+  for (int s = 0; s < stage_count(scheme); ++s) {
+    size_t phases = 0;
+    for (const LogicalTorus& t : scheme.tori)
+      if (s < static_cast<int>(t.stages.size()) && t.stages[s] >= 0)
+        phases = std::max(phases, plan_max(dims[t.stages[s]] / g).size());
+    for (size_t p = 0; p < phases; ++p) {
+      int64_t best = 0;
+      for (const LogicalTorus& t : scheme.tori) {
+        if (s >= static_cast<int>(t.stages.size()) || t.stages[s] < 0) continue;
+        const int d = t.stages[s];
+        const auto& pm = plan_max(dims[d] / g);
+        if (p < pm.size()) best = std::max(best, int64_t{g} * (n_total / dims[d]) * pm[p]);
+      }
+      push(best, fmt::format("S{}.{}", s + 1, p));
+    }
+  }
+  return out;
+}
+
 void generate_scheme(const Topology& topo, const PartitionedScheme& scheme, const ScheduleHeader& header_in,
                      ScheduleSink& sink) {
   const int nd = topo.ndims();

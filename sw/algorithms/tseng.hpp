@@ -55,6 +55,20 @@ int64_t scheme_steps(const Topology& topo, const PartitionedScheme& scheme);
 void generate_scheme(const Topology& topo, const PartitionedScheme& scheme, const ScheduleHeader& header,
                      ScheduleSink& sink);
 
+// Per-step largest message, in blocks, of the scheme on a torus with these sides, computed from the
+// ring plans alone: every logical ring of a step is a translate of the others, and a ring
+// transmission carrying k ring blocks is a message of g * (N / n_d) * k blocks (each ring block
+// stands for g sources along d times N / n_d combinations of the other axes); a preparation phase
+// ph of dimension d carries (g - ph) / g * N blocks. Needs no Topology, so it reaches sizes whose
+// schedules cannot be generated (C64 at d = 10 has 2^30 nodes); tests check it against generated
+// schedules.
+struct SchemeCounts {
+  std::vector<int64_t> step_max_blocks;
+  std::vector<std::string> labels;
+  int64_t transmission_blocks = 0;
+};
+SchemeCounts scheme_counts(const std::vector<int>& dims, const PartitionedScheme& scheme);
+
 // Closed forms of seed 000 in blocks (b t_x units) and startups.
 int64_t t1d_blocks(int d);  // Theorem 1: T_1D(d, b) / (b t_x), d >= 3
 

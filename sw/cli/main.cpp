@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/registry.hpp"
+#include "algorithms/tseng.hpp"
 #include "core/checker.hpp"
 #include "core/report.hpp"
 #include "core/schedule_io.hpp"
@@ -267,6 +268,79 @@ int cmd_run(const Options& o, bool strict, bool stats = false) {
   return kExitOk;
 }
 
+// `torx reproduce tseng`: our step and transmission counts for T1, T4, C1 and C64 on 2^d tori,
+// d over the ranges of the seed's Tables 3-5 and Figs. 9-11, from the ring plans the generators use
+// (tseng::scheme_counts). Each size small enough to generate is generated and counted again, and
+// the two must agree (a mismatch is an internal error). scripts/reproduce_tseng.py turns the
+// document into the tables, plots and docs/reproduction/tseng.md.
+int cmd_reproduce(const Options& o) {
+  if (o.algo != "tseng") throw InputError(fmt::format("reproduce: unknown paper '{}' (known: tseng)", o.algo));
+  nlohmann::ordered_json doc;
+  doc["schema"] = "torx.reproduce.tseng/1";
+  const int64_t kGenerateNodes = int64_t{1} << 21;  // generate and count up to this many nodes
+  const int64_t kTrackBlocks = int64_t{1} << 26;    // ... and track every block up to this many
+  struct Family {
+    const char* id;
+    int dims;
+    int d_lo, d_hi;
+  } families[] = {{"t1", 2, 3, 12}, {"t4", 2, 3, 12}, {"c1", 3, 3, 10}, {"c64", 3, 3, 10}};
+  for (const Family& f : families) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (int d = f.d_lo; d <= f.d_hi; ++d) {
+      const std::vector<int> dims(f.dims, 1 << d);
+      if (std::string(f.id) == "c64" && (1 << d) < 8) continue;
+      const tseng::PartitionedScheme scheme = std::string(f.id) == "t4"    ? tseng::t4_scheme()
+                                              : std::string(f.id) == "c64" ? tseng::c64_scheme()
+                                                                           : tseng::PartitionedScheme{};
+      tseng::SchemeCounts counts;
+      if (scheme.tori.empty()) {
+        tseng::PartitionedScheme plain;
+        tseng::LogicalTorus t;
+        t.offset.assign(f.dims, 0);
+        for (int k = 0; k < f.dims; ++k) t.stages.push_back(k);
+        plain.tori.push_back(t);
+        counts = tseng::scheme_counts(dims, plain);
+      } else {
+        counts = tseng::scheme_counts(dims, scheme);
+      }
+      int64_t nodes = 1;
+      for (int r : dims) nodes *= r;
+      std::string verified = "plan";
+      if (nodes <= kGenerateNodes) {
+        const Topology topo(dims, true);
+        const bool track = nodes * nodes <= kTrackBlocks;
+        StepModelOptions smo;
+        smo.track_blocks = track;
+        StepModel model(topo, smo);
+        const Algorithm& a = lookup(f.id);
+        a.generate(topo, {}, model);
+        const auto& r = model.result();
+        bool same = r.per_step.size() == counts.step_max_blocks.size();
+        for (size_t k = 0; same && k < r.per_step.size(); ++k)
+          same = static_cast<int64_t>(r.per_step[k].max_blocks) == counts.step_max_blocks[k];
+        if (!same || r.port_conflicts || r.link_conflicts)
+          throw std::logic_error(fmt::format("reproduce: {} on {}: the generated schedule ({} steps, {} blocks, {} conflicts) "
+                                             "disagrees with the plan",
+                                             f.id, topo.to_string(), r.steps, r.transmission_blocks,
+                                             r.port_conflicts + r.link_conflicts));
+        if (track && !check_delivery(model).ok)
+          throw std::logic_error(fmt::format("reproduce: {} on {} does not deliver", f.id, topo.to_string()));
+        verified = track ? "generated, every block checked" : "generated and counted";
+      }
+      rows.push_back({{"d", d},
+                      {"n", 1 << d},
+                      {"steps", static_cast<int64_t>(counts.step_max_blocks.size())},
+                      {"transmission_blocks", counts.transmission_blocks},
+                      {"verified", verified}});
+      if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r[torx] %s d=%d      ", f.id, d);
+    }
+    doc[f.id] = rows;
+  }
+  if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%30s\r", "");
+  write_text(o.json.empty() ? "-" : o.json, doc.dump(2) + "\n");
+  return kExitOk;
+}
+
 int cmd_schedule(const Options& o) {
   const Topology topo = Topology::parse(o.topo, o.mesh);
   AlgorithmOptions aopt;
@@ -324,6 +398,9 @@ int main_impl(int argc, char** argv) {
   stats->add_option("algo", o.algo, "algorithm id (torx list)");
   stats->add_option("--schedule", o.schedule, "schedule file to count instead of an algorithm");
   add_run_options(stats, o);
+  auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
+  repro->add_option("paper", o.algo, "tseng (seed 000)")->required();
+  repro->add_option("--json", o.json, "write the counts to FILE [-]");
   auto* check = app.add_subcommand("check", "validate a schedule file: syntax, holdings, conflicts, delivery");
   check->add_option("--schedule", o.schedule, "schedule file")->required();
   add_run_options(check, o);
@@ -344,6 +421,7 @@ int main_impl(int argc, char** argv) {
   if (*run) return cmd_run(o, false);
   if (*check) return cmd_run(o, true);
   if (*stats) return cmd_run(o, false, true);
+  if (*repro) return cmd_reproduce(o);
   return kExitBadInput;
 }
 
