@@ -75,6 +75,14 @@ void register_plain(std::vector<Algorithm>& out) {
                                    : "seed 002 Section 4: (n/2) a1 steps, (n/4) a1^2 a2 ... an blocks";
       return b;
     };
+    a.facts = [](const Topology& topo, const AlgorithmOptions&) {
+      // Data rearrangements: local re-sorts of a node's whole array of N blocks (Section 3.4(c)).
+      const int64_t ours = suh_rearrangements(topo.radices()), paper = suh_paper_rearrangements(topo.radices());
+      return std::vector<std::pair<std::string, int64_t>>{{"rearrangements", ours},
+                                                          {"rearranged_blocks", ours * topo.nodes()},
+                                                          {"rearrangements_paper", paper},
+                                                          {"rearranged_blocks_paper", paper * topo.nodes()}};
+    };
     a.lower_bound = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
       return alltoall_lower_bound(topo, PortModel::kOne);
     };

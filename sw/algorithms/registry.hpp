@@ -35,6 +35,8 @@ struct Algorithm {
   std::function<std::optional<Bound>(const Topology&, const AlgorithmOptions&)> formula;
   std::function<std::optional<Bound>(const Topology&, const AlgorithmOptions&)> lower_bound;
   std::function<std::vector<NamedBound>(const Topology&, const AlgorithmOptions&)> extras;
+  // Algorithm-specific figures for the result document's "facts" (e.g. seed 002's rearrangements).
+  std::function<std::vector<std::pair<std::string, int64_t>>(const Topology&, const AlgorithmOptions&)> facts;
   // Pieces per node (gossip) or of the message (broadcast); 1 if unset.
   std::function<int(const Topology&, const AlgorithmOptions&)> pieces;
 };

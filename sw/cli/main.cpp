@@ -250,6 +250,7 @@ int cmd_run(const Options& o, bool strict, bool stats = false) {
     if (algo->formula) rep.formula = algo->formula(topo, aopt);
     if (algo->lower_bound) rep.lower_bound = algo->lower_bound(topo, aopt);
     if (algo->extras) rep.extras = algo->extras(topo, aopt);
+    if (algo->facts) rep.facts = algo->facts(topo, aopt);
   }
   if (o.json == "-") {
     write_text("-", report_json(rep));

@@ -86,6 +86,11 @@ std::string report_json(const RunReport& r, int indent) {
   j["formula"] = bound_json(r.formula);
   j["lower_bound"] = bound_json(r.lower_bound);
   for (const NamedBound& e : r.extras) j[e.key] = bound_json(e.bound);
+  if (!r.facts.empty()) {
+    json f = json::object();
+    for (const auto& [k, v] : r.facts) f[k] = v;
+    j["facts"] = f;
+  }
   j["timing"] = {{"ts_cycles", r.ts_cycles},
                  {"flit_bytes", r.flit_bytes},
                  {"step_model_cycles", r.steps.step_model_cycles},
@@ -144,6 +149,7 @@ std::string report_text(const RunReport& r) {
   for (const NamedBound& e : r.extras)
     s += fmt::format("  {:<20} steps {} transmission blocks {} ({})\n", e.key, opt_str(e.bound.steps),
                      opt_str(e.bound.transmission_blocks), e.bound.source);
+  for (const auto& [k, v] : r.facts) s += fmt::format("  {:<20} {}\n", k, v);
   s += fmt::format("  {:<20} {} port, {} link\n", "conflicts", r.steps.port_conflicts, r.steps.link_conflicts);
   for (const std::string& ex : r.steps.conflict_examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
   s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",

@@ -57,6 +57,7 @@ struct RunReport {
   std::optional<Bound> formula;
   std::optional<Bound> lower_bound;
   std::vector<NamedBound> extras;
+  std::vector<std::pair<std::string, int64_t>> facts;  // algorithm-specific figures, "facts" in the JSON
   std::optional<uint64_t> cycles;
   SimFigures sim;
   std::optional<CycleFigures> cycle_model;
