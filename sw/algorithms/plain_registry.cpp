@@ -10,6 +10,7 @@
 #include "algorithms/plain_adapter.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/dimak.hpp"
+#include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/suh.hpp"
 #include "algorithms/tsay_wang.hpp"
 
@@ -177,6 +178,63 @@ void register_plain(std::vector<Algorithm>& out) {
       b.source = multiport ? "seed 004 Eq. 4: cut bound |V1||V2|/C(V1,V2) over the bisections"
                            : "seed 004 Theorem 1 / Eq. 3: the average status of the network";
       return b;
+    };
+    out.push_back(std::move(a));
+  }
+  for (const bool hc : {true, false}) {
+    Algorithm a;
+    a.id = hc ? "ms-hc" : "ms-one";
+    a.collective = Collective::kAllgather;
+    a.ports = PortModel::kAll;
+    a.switching = Switching::kStoreAndForward;
+    a.preconditions = hc ? "a torus, every side >= 3 (2D any parity; 3D and more where an edge-disjoint Hamiltonian "
+                           "decomposition is found)"
+                         : "a 2D torus with an even side >= 4, or a 3D torus n1 x n2 x n3 with n1 % 3 == 0, n2 % n1 == 0, n3 >= 3";
+    a.paper = hc ? "seed 003 (Meyer, Sibeyn) Section 2: split packets on edge-disjoint Hamiltonian cycles, Section 2.2 partial cycles"
+                 : "seed 003 (Meyer, Sibeyn) Section 4: one packet per node on partial cycles (2D, 3D rods)";
+    a.summary = hc ? "oblivious full-port gossip: d shares both ways around d edge-disjoint cycles, n1 n2 / 2 steps in 2D"
+                   : "oblivious full-port gossip with one packet per node on d partial cycles";
+    auto plan = [hc](const Topology& topo) {
+      return preconditions(hc ? "ms-hc" : "ms-one",
+                           [&] { return hc ? plan_ms_hc(plain_topology(topo)) : plan_ms_one(plain_topology(topo)); });
+    };
+    a.check = [plan](const Topology& topo, const AlgorithmOptions&) { plan(topo); };
+    a.pieces = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo).pieces; };
+    a.generate = [hc, plan](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+      const GossipPlan p = plan(topo);
+      stream_plain(*find_algorithm(hc ? "ms-hc" : "ms-one"), topo, opt, p.steps, sink, [&](const PlainStepSink& emit) {
+        preconditions(hc ? "ms-hc" : "ms-one", [&] {
+          hc ? generate_ms_hc(plain_topology(topo), emit) : generate_ms_one(plain_topology(topo), emit);
+          return 0;
+        });
+      });
+    };
+    a.formula = [hc](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      Bound b;
+      const PlainTopology pt = plain_topology(topo);
+      b.steps = hc ? ms_hc_formula_steps(pt) : ms_one_formula_steps(pt);
+      b.source = hc ? "seed 003 Theorem 1 (n1 n2 / 2), Section 2.2 (n1 n2 / 2 + 1 + n_odd), (P-1)/2 for a Hamiltonian decomposition"
+                    : "seed 003 Theorem 3 (n1 n2 / 4 + n1 / 2 + n2 / 2 + 2), Theorem 4 without its O(n1 n3) term";
+      return b;
+    };
+    a.lower_bound = [plan](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      // Every piece must travel the diameter; and a node receives (P-1) pieces-worth of every
+      // other node's data through its 2d links, at most the step's largest message per link.
+      Bound b;
+      int64_t diameter = 0;
+      for (int r : topo.radices()) diameter += r / 2;
+      b.steps = diameter;
+      const int64_t pieces = plan(topo).pieces;
+      const int64_t need = (int64_t{topo.nodes()} - 1) * pieces;
+      b.transmission_blocks = (need + 2 * topo.ndims() - 1) / (2 * topo.ndims());
+      b.source = "diameter (steps); (P-1) x pieces received over 2d links (transmission, seed 003 Section 1)";
+      return b;
+    };
+    a.facts = [plan](const Topology& topo, const AlgorithmOptions&) {
+      const GossipPlan p = plan(topo);
+      return std::vector<std::pair<std::string, int64_t>>{{"pieces", p.pieces},
+                                                          {"largest_message_pieces", p.max_message_pieces},
+                                                          {"injection_step", p.table.inject_step}};
     };
     out.push_back(std::move(a));
   }

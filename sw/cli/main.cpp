@@ -11,6 +11,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/meyer_sibeyn.hpp"
+#include "algorithms/plain_adapter.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/tseng.hpp"
 #include "core/checker.hpp"
@@ -342,6 +344,44 @@ int cmd_reproduce(const Options& o) {
   return kExitOk;
 }
 
+// `torx tables`: the per-router forwarding tables of the oblivious gossip algorithms (seed 003),
+// in the text format of docs/gossip-tables.md, and a summary of the plan they encode.
+int cmd_tables(const Options& o) {
+  if (o.algo != "ms-hc" && o.algo != "ms-one")
+    throw InputError(fmt::format("tables: '{}' has no forwarding tables (ms-hc and ms-one do)", o.algo));
+  const Topology topo = Topology::parse(o.topo, o.mesh);
+  lookup(o.algo).check(topo, {});
+  const PlainTopology pt = plain_topology(topo);
+  const GossipPlan plan = o.algo == "ms-hc" ? plan_ms_hc(pt) : plan_ms_one(pt);
+  if (!o.output.empty()) {
+    std::ofstream out(o.output);
+    if (!out) throw InputError(fmt::format("-o {}: cannot open for writing", o.output));
+    write_forwarding_tables(out, pt, plan);
+  }
+  size_t rules = 0;
+  for (const auto& r : plan.table.rules) rules += r.size();
+  nlohmann::ordered_json j;
+  j["algorithm"] = plan.algorithm;
+  j["topology"] = {{"dims", topo.radices()}, {"wrap", topo.wrap()}, {"nodes", topo.nodes()}};
+  j["construction"] = plan.construction;
+  j["pieces"] = plan.pieces;
+  j["steps"] = plan.steps;
+  j["injection_step"] = plan.table.inject_step;
+  j["prologue_messages"] = plan.table.prologue.size();
+  j["forwarding_rules"] = rules;
+  j["largest_message_pieces"] = plan.max_message_pieces;
+  j["transmission_pieces"] = plan.transmission_pieces;
+  if (o.json.empty()) {
+    std::cout << fmt::format("{} on the {}: {}\n  {} pieces per node, {} steps (injection at step {}), {} forwarding rules, "
+                             "largest message {} pieces, transmission {} pieces\n",
+                             plan.algorithm, topo.to_string(), plan.construction, plan.pieces, plan.steps,
+                             plan.table.inject_step, rules, plan.max_message_pieces, plan.transmission_pieces);
+  } else {
+    write_text(o.json, j.dump(2) + "\n");
+  }
+  return kExitOk;
+}
+
 int cmd_schedule(const Options& o) {
   const Topology topo = Topology::parse(o.topo, o.mesh);
   AlgorithmOptions aopt;
@@ -399,6 +439,11 @@ int main_impl(int argc, char** argv) {
   stats->add_option("algo", o.algo, "algorithm id (torx list)");
   stats->add_option("--schedule", o.schedule, "schedule file to count instead of an algorithm");
   add_run_options(stats, o);
+  auto* tables = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one)");
+  tables->add_option("algo", o.algo, "ms-hc or ms-one")->required();
+  tables->add_option("--topo", o.topo, "dimensions, x first")->required();
+  tables->add_option("-o,--output", o.output, "write the tables (docs/gossip-tables.md)");
+  tables->add_option("--json", o.json, "write the plan's summary to FILE or -");
   auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
   repro->add_option("paper", o.algo, "tseng (seed 000)")->required();
   repro->add_option("--json", o.json, "write the counts to FILE [-]");
@@ -423,6 +468,7 @@ int main_impl(int argc, char** argv) {
   if (*check) return cmd_run(o, true);
   if (*stats) return cmd_run(o, false, true);
   if (*repro) return cmd_reproduce(o);
+  if (*tables) return cmd_tables(o);
   return kExitBadInput;
 }
 

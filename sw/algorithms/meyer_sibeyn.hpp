@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+// Oblivious gossiping (allgather) on full-port store-and-forward tori, after seed 003: Meyer and
+// Sibeyn, "Oblivious Gossiping on Tori", J. Algorithms 2002.
+//
+// Model: every node starts with `pieces` blocks (block id = node * pieces + piece); a message goes to
+// a neighbour, takes one step and carries copies of one or more blocks; a node sends only blocks it
+// holds at the start of a step; a directed link carries at most one message per step; every node
+// receives every foreign block exactly once and never one of its own.
+//
+// Both algorithms are OBLIVIOUS (the paper's "time-independent"): every router applies one fixed
+// rule for the whole run, "a packet that came in through port i goes to the local node and out of
+// the ports F(i)". Blocks travel in lock step, so a packet's age (hops) equals the step number
+// minus the injection step; the only time-related entry of a router's table is, per forwarding
+// rule (input port -> output port), the age window in which the rule applies (a hop limit, as a
+// TTL). That window is how the paper's "each packet is forwarded for P/2 steps" is made exact:
+// without it the two directions of a cycle deliver the antipodal packet twice (Theorem 1's proof
+// says so), and the out-of-cycle nodes of Sections 2.2 and 4 get "double-receives" (Section 2.2's
+// table). The exactly-once rule forbids both. A router holds at most 2 rules per cycle through it
+// plus 2 per node it feeds; nothing in a table depends on the step except through these windows.
+//
+// ms-hc (Section 2): the data is split into one share per cycle; each share runs both ways around
+// one of d edge-disjoint cycles for floor(m/2) steps (forward) and floor((m-1)/2) (backward), m the
+// cycle length, so every node receives every position of a cycle exactly once.
+//   - 2D, both sides even: the routing rule of Section 2.1 (Fig. 1), two Hamiltonian cycles;
+//     pieces = 2, P/2 steps (Theorem 1).
+//   - 2D, one side odd: the partial cycles of Section 2.2 (Fig. 2). A "special column" (a line along
+//     the even dimension at coordinate n_odd - 2 of the odd one) passes both cycles straight
+//     through (L<->R). Each of its nodes lies on one cycle only and is an out-of-cycle node (OOC) of
+//     the other, fed by its two neighbours in the special column over the vertical links no cycle
+//     uses. Step 1 is the paper's re-packing step, the one non-oblivious step: pieces = 6. An OOC
+//     node C puts 4 pieces on its own cycle and hands 2 to a horizontal neighbour N, and N sends
+//     C 2 of its own (see meyer_sibeyn.cpp for why exactly-once rules out the paper's row-wide
+//     shift). Cycle length m = P - n_even/2; steps 1 + floor(m/2), below the paper's
+//     n1*n2/2 + 1 + n2 (whose n2 must be read as the ODD side; the paper's indexing is garbled).
+//     Largest message 7 pieces, a merged feed message (see below); on cycle links 4.
+//     Option `full_decomposition_for_one_odd` replaces all of this by a Hamiltonian decomposition:
+//     P/2 steps, 1-piece messages, no re-packing.
+//   - 2D, both sides odd (the paper defers to its technical report [14]): a Hamiltonian
+//     decomposition found by square switching (see hamiltonian_decomposition); pieces = 2,
+//     (P-1)/2 steps.
+//   - d >= 3: a Hamiltonian decomposition built by the product construction in the spirit of [2]
+//     (Aubert and Schneider): decompose the first d-1 dimensions into H_1..H_{d-1}, decompose the
+//     2D torus H_1 x C_{n_d} into two cycles, then splice the n_d layer copies of every other H_j
+//     into one cycle by "twist" switches on unit squares. pieces = d, floor(P/2) steps.
+// ms-one (Section 4): one packet per node (pieces = 1), d edge-disjoint PARTIAL cycles; a node that
+//   is not on a cycle gets that cycle's packets from two neighbours on it. Every packet circulates
+//   only on its node's "home" cycle (the first cycle through the node), so each packet reaches each
+//   node exactly once.
+//   - 2D (Section 4.1, Fig. 3): one side even; it plays n1 (an odd n1 with an even n2 is
+//     transposed). Two cycles of n1/2 laps: a zigzag (+x1, +x2, +x1) in rows 0-1 followed by a
+//     run along x2. m = n1*(n2+2)/2; steps floor(m/2) = floor(n1*n2/4 + n1/2), n2/2 + 2 below
+//     Theorem 3 because the feeds merge messages instead of waiting out double-receives.
+//   - 3D (Section 4.2, Figs. 4-5, "rods"): n1 a multiple of 3, n2 a multiple of n1, n3 >= 3. Three
+//     cycles of n1*n2/3 laps: a zigzag (1,3,1,3,1) or, every (n1/3)-th lap, (1,3,1,3,2), followed by
+//     n3-2 moves along x3. m = n1*n2*(n3+3)/3; steps floor(m/2) = floor(n1*n2*n3/6 + n1*n2/2),
+//     Theorem 4 without its O(n1*n3) term.
+//
+// Feeding an OOC node C (why it differs from the paper): C has two neighbours X, Y on the cycle
+// (length m), Y at l positions after X (l <= m - l). The paper lets X pass on only the packets
+// walking backward and Y only those walking forward, for (m+l)/2 steps, and accepts the
+// double-receives. Exactly-once makes that impossible: with one direction per feeder, X's packets
+// form the arc [x, x+B_x] and Y's the arc [y-F_y, y], which cover the cycle only if
+// B_x + F_y >= m + l - 1; every on-cycle node has B + F = m - 1 (it receives each position once);
+// and every feeder of the paper's layouts serves two OOC nodes around a ring, so summing the
+// inequality over the ring gives a contradiction (NOTES.md spells this out). So both feeders pass
+// on BOTH directions: X sends the packets walking backward from the inner arc (the positions
+// between X and Y) and those walking forward from the outer arc, and Y does the mirror image.
+// The inner arc is split between X and Y, the outer arc too, and the two splits are balanced.
+// Every position reaches C exactly once, by step ~(m-l)/2 + 1 (<= the cycle's own floor(m/2)).
+// For about l/2 steps a side link carries two positions in one message. Those merged messages are
+// the cost; the paper instead pays about l/2 extra steps.
+//
+// Forwarding-table format: see ForwardingTable below and write_forwarding_tables().
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/plain_schedule.hpp"
+
+namespace torx::sw {
+
+// A block a node injects at the injection step, and the network ports it leaves on.
+struct InjectionEntry {
+  uint64_t block = 0;
+  uint32_t out_mask = 0;  // bit p = network port p (p = 2*dim + 0 for +, + 1 for -)
+};
+
+// One forwarding rule of a router: a packet that arrived through `in_port` in step t-1 is copied
+// out of `out_port` in step t iff first <= t <= last (absolute steps). Packets move in lock step
+// from the injection step on, so the window is an age window: age = t - inject_step.
+struct ForwardRule {
+  uint8_t in_port = 0;
+  uint8_t out_port = 0;
+  int64_t first = 0;
+  int64_t last = -1;
+};
+
+// The per-router tables. Ports: network port p = 2*dim + (0 for the + direction, 1 for -); the
+// local port is 2*D. An input port is the port a packet ENTERS through: a packet moving in +dim
+// enters its receiver through port 2*dim+1 (the side facing the sender).
+struct ForwardingTable {
+  int ndims = 0;
+  int pieces = 0;
+  // Step at which every node injects its blocks (1, or 2 after a re-packing prologue).
+  int64_t inject_step = 1;
+  // [node][in_port], in_port 0..2D: bit set of the network ports packets arriving through in_port
+  // are ever copied to (the union of that in_port's rules). Row 2D (local) is the union of the
+  // injection masks of that node.
+  std::vector<std::vector<uint32_t>> out_mask;
+  // [node][in_port]: 1 if packets arriving through in_port are handed to the local node. (Every
+  // arrival is a new block for its receiver, so every used in_port delivers.)
+  std::vector<std::vector<uint8_t>> deliver;
+  // [node]: the rules with their age windows (out_mask is derived from them).
+  std::vector<std::vector<ForwardRule>> rules;
+  // [node]: blocks injected at inject_step (a node may inject blocks it received in the prologue).
+  std::vector<std::vector<InjectionEntry>> inject;
+  // Non-oblivious prologue (Section 2.2's re-packing): explicit messages forming step 1. Their
+  // blocks go to the receiving node only; routers never forward them. Empty for all other cases.
+  std::vector<PlainMessage> prologue;
+};
+
+struct GossipPlan {
+  std::string algorithm;     // "ms-hc" or "ms-one"
+  std::string construction;  // which construction was used, in words
+  ForwardingTable table;
+  int pieces = 0;
+  int64_t steps = 0;               // length of the schedule, prologue included
+  int64_t max_message_pieces = 0;  // largest message, in pieces
+  // Sum over the steps of the largest message of the step, in pieces: the feeding volume the
+  // step model charges (seed 003's "normalized time" is steps * r + transmission_pieces / pieces).
+  int64_t transmission_pieces = 0;
+};
+
+struct MsHcOptions {
+  // 2D with exactly one odd side: use a Hamiltonian decomposition (P/2 steps, no re-packing)
+  // instead of the paper's partial cycles of Section 2.2.
+  bool full_decomposition_for_one_odd = false;
+};
+
+// Plans (tables + step count). Preconditions (std::invalid_argument naming the one violated):
+// a torus (wrap), every side >= 3, node count below 2^31; ms-hc: any dimension count (for d >= 3 a
+// decomposition must be found, see hamiltonian_decomposition); ms-one: 2D with at least one even
+// side, or 3D with n1 % 3 == 0, n2 % n1 == 0 (n3 >= 3 follows from the side rule).
+GossipPlan plan_ms_hc(const PlainTopology& topo);
+GossipPlan plan_ms_hc(const PlainTopology& topo, const MsHcOptions& options);
+GossipPlan plan_ms_one(const PlainTopology& topo);
+
+// The whole schedule derived from the tables alone: step 1 is the prologue if any; in step t >=
+// inject_step a node sends on out port p the blocks injected with bit p (t == inject_step only)
+// plus, for every rule (i -> p) whose window contains t, the blocks that arrived through in port i
+// in step t-1. Empty messages are not sent; the schedule ends with its last non-empty step.
+void schedule_from_tables(const PlainTopology& topo, const GossipPlan& plan, const PlainStepSink& emit);
+
+// The schedules generated directly from the cycle geometry (closed-form stream positions).
+void generate_ms_hc(const PlainTopology& topo, const PlainStepSink& emit);
+void generate_ms_hc(const PlainTopology& topo, const MsHcOptions& options, const PlainStepSink& emit);
+void generate_ms_one(const PlainTopology& topo, const PlainStepSink& emit);
+
+// The paper's step counts: ms-hc 2D both even n1*n2/2 (Theorem 1); one side odd n1*n2/2 + 1 + n_odd
+// (Section 2.2, its n2 being the odd side); both odd and d >= 3: ceil((P-1)/2) (the split-packet
+// optimum of Section 2 for a Hamiltonian decomposition). ms-one 2D: floor(n1*n2/4 + n1/2 + n2/2) + 2
+// with n1 the even side (Theorem 3); 3D: ceil(n1*n2*n3/6 + n1*n2/2), Theorem 4 without its
+// O(n1*n3) double-receive term (the "T_one" of Section 5). Same preconditions as the plans.
+int64_t ms_hc_formula_steps(const PlainTopology& topo);
+int64_t ms_hc_formula_steps(const PlainTopology& topo, const MsHcOptions& options);
+int64_t ms_one_formula_steps(const PlainTopology& topo);
+
+// d edge-disjoint Hamiltonian cycles of the torus `dims` (every side >= 3), each as the sequence
+// of node ids it visits. 1D: the ring. 2D: square switching from the row/column colouring
+// (diagonal family, staircase + twists, greedy merges) or Section 2.1's rule. d >= 3: the product
+// construction above, trying the dimension orders in turn, then the same with a bounded repair
+// search (unit-square switches) for shapes where no twist exists (e.g. 4x4x6). Throws
+// std::invalid_argument if nothing succeeds. Verified: every 2D shape 3..16, every 3D shape
+// 3..8, 4D/5D examples, the cubes 4^3, 16^3, 64^3.
+std::vector<std::vector<int64_t>> hamiltonian_decomposition(const std::vector<int>& dims);
+
+// Text form of the tables, one record per line ('#' starts a comment):
+//   torx-forwarding-tables 1
+//   algorithm <name>
+//   dims <n1> <n2> ...
+//   pieces <k>
+//   steps <T>
+//   inject_step <s>
+//   D <node> <in_port> <out_mask> <deliver>       one per (node, in_port) with a mask or deliver
+//   R <node> <in_port> <out_port> <first> <last>  one per forwarding rule (age window in steps)
+//   I <node> <block> <out_mask>                    one per injected block
+//   P <src> <dst> <dim> <dir> <block> [<block>..]  one per prologue message (step 1)
+//   end
+// Masks are decimal bit sets over network ports (bit p = port p).
+void write_forwarding_tables(std::ostream& out, const PlainTopology& topo, const GossipPlan& plan);
+// Parses the text form (throws std::invalid_argument with the line number on malformed input).
+std::pair<PlainTopology, GossipPlan> read_forwarding_tables(std::istream& in);
+
+}  // namespace torx::sw
