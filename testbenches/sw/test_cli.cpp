@@ -84,6 +84,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_root", "", "run direct --topo 4x4 --root 99", "--root 99"},
         BadCase{"algo_and_schedule", kGood, "run direct --schedule {F} --topo 3", "not both"},
         BadCase{"no_subcommand", "", "", "subcommand"},
+        BadCase{"tables_without_tables", "", "tables ring --topo 8", "has no forwarding tables"},
+        BadCase{"tables_outside_preconditions", "", "tables ms-one --topo 7x9", "ms-one:"},
+        BadCase{"stats_bad_schedule", "torx-schedule 1\n", "stats --schedule {F} --topo 3", "lacks the required field"},
+        BadCase{"reproduce_unknown_paper", "", "reproduce nobody", "unknown paper"},
         BadCase{"missing_topo", "", "run direct", "--topo"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
 
