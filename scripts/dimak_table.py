@@ -15,11 +15,12 @@ import argparse
 import itertools
 import json
 import os
-import re
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+from doc_tables import fill_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(ROOT, "docs", "dimakopoulos.md")
@@ -84,10 +85,7 @@ def main():
         rows.append(f"| {'x'.join(map(str, n))} | {t.get('steps')} | {t.get('lower')} | {ratio(t)} | {m.get('steps')} | "
                     f"{m.get('lower')} | {ratio(m)} |")
     a3 = "\n".join(rows)
-    page = open(PAGE).read()
-    page = re.sub(r"<!-- dimak-a2:begin -->.*<!-- dimak-a2:end -->", f"<!-- dimak-a2:begin -->\n{a2}\n<!-- dimak-a2:end -->", page, flags=re.S)
-    page = re.sub(r"<!-- dimak-a3:begin -->.*<!-- dimak-a3:end -->", f"<!-- dimak-a3:begin -->\n{a3}\n<!-- dimak-a3:end -->", page, flags=re.S)
-    open(PAGE, "w").write(page)
+    fill_file(PAGE, [("dimak-a2", a2), ("dimak-a3", a3)])
     for (n, w), r in bad:
         print(f"FAIL {'x'.join(map(str, n))} {'torus' if w else 'mesh'}: {r}")
     print(f"wrote {PAGE}: {len(jobs) + len(a3jobs)} runs, {len(bad)} failing, {time.time() - t0:.0f} s")

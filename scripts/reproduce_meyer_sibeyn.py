@@ -15,10 +15,11 @@ block transfers; the two agree wherever both exist (test Gossip.TablesAloneRepro
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from doc_tables import fill_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TORX = os.path.join(ROOT, "build", "bin", "torx")
@@ -135,28 +136,19 @@ def sizes_tables(jobs):
     return hc_table, "\n".join(t), bad, len(hc) + len(one) + len(rods)
 
 
-def replace(text, name, table):
-    return re.sub(rf"<!-- {name}:begin -->.*<!-- {name}:end -->", f"<!-- {name}:begin -->\n{table}\n<!-- {name}:end -->",
-                  text, flags=re.S)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--skip-sizes", action="store_true", help="only Table I")
     a = ap.parse_args()
     page = os.path.join(ROOT, "docs", "reproduction", "meyer-sibeyn.md")
-    text = open(page).read()
-    text = replace(text, "table-one", table_one())
-    open(page, "w").write(text)
+    fill_file(page, [("table-one", table_one())])
     print(f"wrote {page}")
     if not a.skip_sizes:
         hc, one, bad, total = sizes_tables(a.jobs)
         gpage = os.path.join(ROOT, "docs", "gossip.md")
-        text = open(gpage).read()
-        text = replace(text, "ms-hc-sizes", hc + f"\n\n{total} runs in this page's tables, {total - bad} checked ok with zero conflicts.")
-        text = replace(text, "ms-one-sizes", one)
-        open(gpage, "w").write(text)
+        fill_file(gpage, [("ms-hc-sizes", hc + f"\n\n{total} runs in this page's tables, {total - bad} checked ok with zero conflicts."),
+                          ("ms-one-sizes", one)])
         print(f"wrote {gpage}: {total} runs, {bad} failing")
         sys.exit(1 if bad else 0)
 

@@ -8,9 +8,10 @@ beside the paper's Table 1 formulas and Table 2 rows. Every run must check ok wi
 """
 import json
 import os
-import re
 import subprocess
 import sys
+
+from doc_tables import fill_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TORX = os.path.join(ROOT, "build", "bin", "torx")
@@ -39,11 +40,6 @@ def paper_table1(dims):
     return n * a[0] // 2, n * a[0] * N // 4, n * N
 
 
-def replace(text, name, table):
-    return re.sub(rf"<!-- {name}:begin -->.*<!-- {name}:end -->", f"<!-- {name}:begin -->\n{table}\n<!-- {name}:end -->",
-                  text, flags=re.S)
-
-
 def main():
     rows = ["| mesh | start-ups: paper / ours | transmission blocks: paper / ours | rearranged blocks: paper / ours | conflicts | check |",
             "|---|---|---|---|---|---|"]
@@ -70,14 +66,11 @@ def main():
         rows.append(f"| {d} | {n}x{n} | {cell(b2)} | {cell(s10)} | {cell(prop)} | {ours_cell} |")
     table2 = "\n".join(rows)
     torus = run([6, 10], mesh=False)
-    page = open(PAGE).read()
-    page = replace(page, "suh-table1", table1)
-    page = replace(page, "suh-table2", table2)
-    page = replace(page, "suh-torus", f"On the 6x10 *torus* the same schedule gives {torus['steps']} steps, "
-                                      f"{torus['transmission_blocks']} transmission blocks, "
-                                      f"{torus['port_conflicts']}/{torus['link_conflicts']} conflicts, check "
-                                      f"{'ok' if torus['check']['ok'] else 'FAILED'}.")
-    open(PAGE, "w").write(page)
+    fill_file(PAGE, [("suh-table1", table1), ("suh-table2", table2),
+                     ("suh-torus", f"On the 6x10 *torus* the same schedule gives {torus['steps']} steps, "
+                                   f"{torus['transmission_blocks']} transmission blocks, "
+                                   f"{torus['port_conflicts']}/{torus['link_conflicts']} conflicts, check "
+                                   f"{'ok' if torus['check']['ok'] else 'FAILED'}.")])
     print(f"wrote {PAGE}")
 
 

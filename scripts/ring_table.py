@@ -10,9 +10,10 @@ steps and transmission blocks `torx run ring` measures, against T_1D(ceil(lg n))
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
+
+from doc_tables import fill_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -51,12 +52,9 @@ def main():
     rows.append(f"Non-powers of two with a conjectured bound (ceil(lg n) >= 3): within it {held}, above it {failed}.")
     table = "\n".join(rows)
     if os.path.exists(a.out):
-        text = open(a.out).read()
-        new = re.sub(r"<!-- ring-table:begin -->.*<!-- ring-table:end -->",
-                     "<!-- ring-table:begin -->\n" + table + "\n<!-- ring-table:end -->", text, flags=re.S)
+        fill_file(a.out, [("ring-table", table)])
     else:
-        new = table + "\n"
-    open(a.out, "w").write(new)
+        open(a.out, "w").write(table + "\n")
     print(f"wrote {a.out}: n = {a.lo}..{a.hi}; conjecture held for {held}, failed for {failed}")
 
 

@@ -10,10 +10,11 @@ conflicts, zero port conflicts (distinct first links).
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from doc_tables import fill_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(ROOT, "docs", "tsay-wang.md")
@@ -57,10 +58,7 @@ def main():
                     f"{r0}, {r1} | {'ok' if ok else 'FAILED'} |")
     rows.append("")
     rows.append(f"{len(sizes)} sizes, {len(jobs)} runs, {bad} failing.")
-    page = open(PAGE).read()
-    page = re.sub(r"<!-- tsay-wang-table:begin -->.*<!-- tsay-wang-table:end -->",
-                  "<!-- tsay-wang-table:begin -->\n" + "\n".join(rows) + "\n<!-- tsay-wang-table:end -->", page, flags=re.S)
-    open(PAGE, "w").write(page)
+    fill_file(PAGE, [("tsay-wang-table", "\n".join(rows))])
     print(f"wrote {PAGE}: {len(jobs)} runs, {bad} failing")
     sys.exit(1 if bad else 0)
 

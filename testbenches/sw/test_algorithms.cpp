@@ -5,23 +5,12 @@
 #include "algorithms/registry.hpp"
 #include "core/checker.hpp"
 #include "core/step_model.hpp"
+#include "test_util.hpp"
 
 namespace torx::sw {
 namespace {
 
-struct Outcome {
-  StepModelResult r;
-  CheckResult c;
-};
-
-Outcome run_algo(const std::string& id, const Topology& topo, AlgorithmOptions opt = {}) {
-  const Algorithm* a = find_algorithm(id);
-  EXPECT_NE(a, nullptr) << id;
-  a->check(topo, opt);
-  StepModel m(topo, {});
-  a->generate(topo, opt, m);
-  return {m.result(), check_delivery(m)};
-}
+using testing::run_algo;
 
 TEST(Direct, EightByEightTorus) {
   const auto o = run_algo("direct", Topology({8, 8}, true));

@@ -11,6 +11,7 @@
 #include "algorithms/registry.hpp"
 #include "core/checker.hpp"
 #include "core/step_model.hpp"
+#include "test_util.hpp"
 
 namespace torx::sw {
 namespace {
@@ -94,18 +95,8 @@ TEST(Gossip, ADamagedTableIsCaught) {
   EXPECT_GT(run_steps(Topology({8, 8}, true), wide.pieces, derived2).duplicated, 0u);
 }
 
-struct Outcome {
-  StepModelResult r;
-  CheckResult c;
-};
-
-Outcome run_algo(const std::string& id, const Topology& topo) {
-  const Algorithm* a = find_algorithm(id);
-  a->check(topo, {});
-  StepModel m(topo, {});
-  a->generate(topo, {}, m);
-  return {m.result(), check_delivery(m)};
-}
+using testing::Outcome;
+using testing::run_algo;
 
 TEST(MsHc, StepCountsIn2D) {
   for (int n1 = 3; n1 <= 12; ++n1)

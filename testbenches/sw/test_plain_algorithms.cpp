@@ -14,22 +14,13 @@
 #include "algorithms/tsay_wang.hpp"
 #include "core/checker.hpp"
 #include "core/step_model.hpp"
+#include "test_util.hpp"
 
 namespace torx::sw {
 namespace {
 
-struct Outcome {
-  StepModelResult r;
-  CheckResult c;
-};
-
-Outcome run_algo(const std::string& id, const Topology& topo, AlgorithmOptions opt = {}) {
-  const Algorithm* a = find_algorithm(id);
-  a->check(topo, opt);
-  StepModel m(topo, {});
-  a->generate(topo, opt, m);
-  return {m.result(), check_delivery(m)};
-}
+using testing::Outcome;
+using testing::run_algo;
 
 void expect_clean(const Outcome& o, const std::string& what) {
   EXPECT_EQ(o.r.port_conflicts, 0u) << what;

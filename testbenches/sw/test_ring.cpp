@@ -14,19 +14,7 @@
 namespace torx::sw {
 namespace {
 
-struct Outcome {
-  StepModelResult r;
-  CheckResult c;
-};
-
-Outcome run_ring(int n) {
-  const Topology topo({n}, true);
-  const Algorithm* a = find_algorithm("ring");
-  a->check(topo, {});
-  StepModel m(topo, {});
-  a->generate(topo, {}, m);
-  return {m.result(), check_delivery(m)};
-}
+testing::Outcome run_ring(int n) { return testing::run_algo("ring", Topology({n}, true)); }
 
 int ceil_lg(int n) {
   int d = 0;

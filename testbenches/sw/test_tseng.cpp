@@ -10,23 +10,15 @@
 #include "algorithms/tseng.hpp"
 #include "core/checker.hpp"
 #include "core/step_model.hpp"
+#include "test_util.hpp"
 
 namespace torx::sw {
 namespace {
 
-struct Outcome {
-  StepModelResult r;
-  CheckResult c;
-};
+using testing::Outcome;
 
 Outcome run_algo(const std::string& id, const Topology& topo, bool track = true) {
-  const Algorithm* a = find_algorithm(id);
-  a->check(topo, {});
-  StepModelOptions o;
-  o.track_blocks = track;
-  StepModel m(topo, o);
-  a->generate(topo, {}, m);
-  return {m.result(), track ? check_delivery(m) : CheckResult{}};
+  return testing::run_algo(id, topo, {}, track);
 }
 
 int64_t t1d(int d) { return ring::theorem1_transmission_blocks(d); }

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "algorithms/registry.hpp"
 #include "core/checker.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
@@ -71,6 +72,24 @@ inline InProcessRun run_text(const std::string& text, const Topology& topo, cons
   StepModel m(topo, o);
   read_schedule(path, &topo, m);
   return {m.result(), check_delivery(m)};
+}
+
+// Generates a registered algorithm's schedule on `topo` straight into the step model and checks it.
+// With track = false the step model only counts (no holdings, no check).
+struct Outcome {
+  StepModelResult r;
+  CheckResult c;
+};
+
+inline Outcome run_algo(const std::string& id, const Topology& topo, AlgorithmOptions opt = {}, bool track = true) {
+  const Algorithm* a = find_algorithm(id);
+  if (!a) throw std::invalid_argument("unknown algorithm " + id);
+  a->check(topo, opt);
+  StepModelOptions o;
+  o.track_blocks = track;
+  StepModel m(topo, o);
+  a->generate(topo, opt, m);
+  return {m.result(), track ? check_delivery(m) : CheckResult{}};
 }
 
 }  // namespace torx::sw::testing
