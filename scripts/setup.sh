@@ -10,7 +10,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libsystemc-dev verilator python3 python3-matplotlib)
+          libfmt-dev libsystemc-dev python3 python3-matplotlib)
+# (Verilator joins this list with the RTL twin of the router.)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
