@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/barrier.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+
+namespace torx::model {
+
+BarrierTree build_barrier_tree(const sw::Topology& topo) {
+  const int nd = topo.ndims();
+  sw::Coord rc{};
+  for (int d = 0; d < nd; ++d) rc[d] = (topo.radix(d) - 1) / 2;
+  BarrierTree t;
+  t.root = topo.node(rc);
+  std::vector<int> parent_port(static_cast<size_t>(topo.nodes()), -1);
+  std::vector<int> depth(static_cast<size_t>(topo.nodes()), 0);
+  for (sw::NodeId v = 0; v < topo.nodes(); ++v) {
+    int dep = 0;
+    int pport = -1;
+    for (int d = nd - 1; d >= 0; --d) {
+      const int a = topo.coord_of(v, d), r = topo.radix(d), c = rc[d];
+      if (a == c) continue;
+      int dist, dir;
+      if (topo.wrap()) {
+        const int up = (c - a + r) % r;  // hops going +
+        dir = up <= r - up ? +1 : -1;
+        dist = std::min(up, r - up);
+      } else {
+        dir = c > a ? +1 : -1;
+        dist = std::abs(c - a);
+      }
+      dep += dist;
+      if (pport < 0) pport = sw::Topology::port(d, dir);  // highest differing dimension first
+    }
+    parent_port[v] = pport;
+    depth[v] = dep;
+    t.height = std::max(t.height, dep);
+  }
+  t.images.assign(static_cast<size_t>(topo.nodes()), BarrierImage{});
+  std::vector<uint32_t> child_mask(static_cast<size_t>(topo.nodes()), 0);
+  for (sw::NodeId v = 0; v < topo.nodes(); ++v) {
+    if (parent_port[v] < 0) continue;
+    const int p = parent_port[v];
+    const sw::NodeId u = topo.neighbor(v, sw::Topology::port_dim(p), sw::Topology::port_dir(p));
+    // The child is reached from the parent through the opposite port.
+    child_mask[u] |= 1u << (p ^ 1);
+  }
+  for (sw::NodeId v = 0; v < topo.nodes(); ++v) {
+    const uint32_t pp = parent_port[v] < 0 ? kBarrierRoot : static_cast<uint32_t>(parent_port[v]);
+    t.images[v] = {kBarrierMagic, child_mask[v], pp | (static_cast<uint32_t>(t.height - depth[v]) << 8)};
+  }
+  return t;
+}
+
+BarrierUnit::BarrierUnit(sw::NodeId node, const BarrierImage& image, const sw::Topology& topo) : node_(node) {
+  auto bad = [&](int word, const std::string& what) {
+    return sw::InputError(fmt::format("barrier image of node {}: word {}: {}", topo.node_name(node), word, what));
+  };
+  if (image.size() != 3) throw bad(static_cast<int>(image.size()), "the image has 3 words");
+  if (image[0] != kBarrierMagic) throw bad(0, fmt::format("magic {:#010x} is not {:#010x}", image[0], kBarrierMagic));
+  const int np = topo.ports();
+  child_mask_ = image[1];
+  if (np < 32 && (child_mask_ >> np)) throw bad(1, "child mask names ports the router does not have");
+  const uint32_t pp = image[2] & 0xff;
+  parent_port_ = pp == kBarrierRoot ? -1 : static_cast<int>(pp);
+  if (parent_port_ >= np) throw bad(2, fmt::format("parent port {} does not exist", pp));
+  pad_ = static_cast<int>(image[2] >> 8);
+  for (int p = 0; p < np; ++p) {
+    if (!((child_mask_ >> p) & 1u) && p != parent_port_) continue;
+    if (topo.neighbor(node, sw::Topology::port_dim(p), sw::Topology::port_dir(p)) < 0)
+      throw bad((child_mask_ >> p) & 1u ? 1 : 2, fmt::format("port {} has no neighbour", sw::Topology::port_name(p)));
+  }
+  expected_ = static_cast<uint32_t>(__builtin_popcount(child_mask_)) + 1;
+}
+
+void BarrierUnit::configure_wires(Scheduler* sched, int hop_latency) {
+  const int children = __builtin_popcount(child_mask_);
+  gather_in_.configure(hop_latency, std::max(1, children), sched, clock_id());
+  entry_in_.configure(1 + pad_ * hop_latency, 1, sched, clock_id());
+  release_in_.configure(hop_latency, 1, sched, clock_id());
+}
+
+void BarrierUnit::release(uint64_t now) {
+  ++releases_;
+  for (TokenWire* w : child_release_) w->send(now);
+  ni_release_->send(now);
+}
+
+void BarrierUnit::evaluate(uint64_t now) {
+  gathered_d_ = gathered_q_ + static_cast<uint32_t>(gather_in_.take(now) + entry_in_.take(now));
+  TORX_CHECK(gathered_d_ <= expected_, "barrier unit gathered more pulses than it has children");
+  if (gathered_d_ == expected_) {
+    gathered_d_ = 0;
+    if (root()) release(now);
+    else parent_gather_->send(now);
+  }
+  if (release_in_.take(now)) release(now);
+}
+
+}  // namespace torx::model

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fabric: a whole network without the SystemC kernel: routers, network interfaces, barrier units,
+// the links between them, and the scheduler that steps them. The SystemC model (sc_network.hpp)
+// wraps a Fabric: each block gets an sc_module shell, each link a channel, and one clocked process
+// steps the fabric. Tests and benchmarks step a Fabric directly.
+//
+// A Fabric holds no global state: two fabrics of different shapes can live in one process.
+//
+// Link latencies, from the cycle a flit is sent to the cycle it is due at the far end
+// (docs/timing-contract.md):
+//   router -> router      flits: link_latency + router_latency    credits: credit_latency
+//   interface -> router   flits: local_latency + router_latency   credits: credit_latency
+//   router -> interface   flits: local_latency                    credits: credit_latency
+// The router_latency cycles are the downstream router's non-stalling stages and its buffer write:
+// a flit due in cycle t can leave the downstream router in cycle t.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+#include "models/barrier.hpp"
+#include "models/network_interface.hpp"
+#include "models/params.hpp"
+#include "models/router.hpp"
+#include "models/routing_table.hpp"
+
+namespace torx::model {
+
+// Everything the host writes before a run, besides the program and the memories.
+struct FabricSpec {
+  NetworkParams params;
+  sw::PortModel ports = sw::PortModel::kOne;
+  uint64_t ts_cycles = 100;
+  uint32_t flit_bytes = 16;
+  uint32_t block_bytes = 64;
+  std::vector<RoutingImage> routing;  // one image per node
+  BarrierTree barrier;                // one image per node
+};
+
+enum class RunStatus { kRunning, kDone, kStalled, kLimit };
+
+class Fabric {
+ public:
+  // Builds every block and link from the images (throws sw::InputError on a malformed image).
+  Fabric(const sw::Topology& topo, FabricSpec spec, Program* program, NodeMemory* memory);
+  Fabric(const Fabric&) = delete;
+  Fabric& operator=(const Fabric&) = delete;
+  ~Fabric();
+
+  // Kernel-free wiring: hands every link to the blocks at its ends. (The SystemC network binds
+  // ports to link channels instead, and each shell connects its own block.)
+  void connect_all();
+  // Starts every node's program at cycle 0.
+  void start();
+  // Runs one cycle and updates the status (done, watchdog).
+  void step();
+  // Kernel-free run: steps until done or stopped, skipping cycles in which nothing is due.
+  RunStatus run();
+  RunStatus status() const { return status_; }
+  uint64_t cycle() const { return sched_.cycle(); }
+  bool done() const { return stats_.messages_done == program_->messages(); }
+
+  // --- wiring access (SystemC shells) -------------------------------------------------------------
+  const sw::Topology& topology() const { return topo_; }
+  const FabricSpec& spec() const { return spec_; }
+  int local_ports() const { return local_; }
+  Router& router(sw::NodeId v) { return *routers_[v]; }
+  const Router& router(sw::NodeId v) const { return *routers_[v]; }
+  NetworkInterface& ni(sw::NodeId v) { return *nis_[v]; }
+  BarrierUnit& barrier(sw::NodeId v) { return *barriers_[v]; }
+  // Network link leaving node v on port p (nullptr at a mesh edge).
+  Link* network_link(sw::NodeId v, int port) { return net_link_[static_cast<size_t>(v) * topo_.ports() + port]; }
+  Link& injection_link(sw::NodeId v, int ch) { return links_[inj_base_ + static_cast<size_t>(v) * local_ + ch]; }
+  Link& ejection_link(sw::NodeId v, int ch) { return links_[ej_base_ + static_cast<size_t>(v) * local_ + ch]; }
+  size_t link_count() const { return nlinks_; }
+  Link& link(size_t i) { return links_[i]; }
+  Scheduler& scheduler() { return sched_; }
+  void set_observer(FlitObserver* o);
+
+  // --- results -------------------------------------------------------------------------------------
+  const RunStats& stats() const { return stats_; }
+  const NetworkCounters& counters() const { return counters_; }
+  uint64_t evaluations() const { return evaluations_; }
+  uint64_t buffer_flit_cycles() const { return occupancy_sum_; }
+  uint64_t flit_hops() const;
+  uint64_t blocked_vc_cycles() const;
+  uint32_t max_vc_occupancy() const;
+  // Flits carried by each directed network link, indexed by sw::LinkId (node * ports + port).
+  std::vector<uint64_t> link_flits() const;
+  int barrier_latency() const { return 2 * spec_.barrier.height * spec_.params.barrier_hop_latency + 2; }
+  // Why the run stopped, with every stuck worm (for WatchdogError).
+  std::string stall_report(size_t max_worms = 64) const;
+
+ private:
+  sw::Topology topo_;
+  FabricSpec spec_;
+  Program* program_;
+  NodeMemory* memory_;
+  int local_ = 1;
+  Scheduler sched_;
+  NetworkCounters counters_;
+  RunStats stats_;
+  Arena arena_;                    // routers and their buffers, in node order (arena.hpp)
+  std::vector<Router*> routers_;   // constructed in arena_, destroyed by ~Fabric
+  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  std::vector<std::unique_ptr<BarrierUnit>> barriers_;
+  std::unique_ptr<Link[]> links_;  // never moved: blocks keep pointers to links
+  size_t nlinks_ = 0;
+  std::vector<Link*> net_link_;
+  size_t inj_base_ = 0, ej_base_ = 0;
+  RunStatus status_ = RunStatus::kRunning;
+  uint64_t last_move_cycle_ = 0;
+  uint64_t last_moves_ = 0;
+  uint64_t evaluations_ = 0;
+  uint64_t occupancy_sum_ = 0;
+  std::string stop_reason_;
+};
+
+}  // namespace torx::model

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+// Link: one directed channel between two blocks (router to router, network interface to router,
+// router to network interface) with a fixed latency, in the BookSim manner: flits travel forward,
+// credits travel back.
+//
+// Flits. The receiving block's input buffer (an InputUnit) is the far end of the link: a flit sent
+// in cycle t is written straight into its VC's FIFO, stamped with the cycle it becomes visible,
+// t + latency (Flit::due), and the receiver is woken for that cycle. Entries not yet due are the
+// flits on the wire and in the receiver's non-stalling pipeline stages; the receiver ignores them
+// until they are due, so the order in which sender and receiver are evaluated within a cycle never
+// matters. Writing the flit once into its destination buffer, instead of into a wire model and then
+// again into the buffer, halves the memory a flit touches per hop (docs/cycle-model.md,
+// "Performance"). The flit latency of a link into a router includes the router's P - 1
+// non-stalling stages (docs/timing-contract.md): router to router L + P, interface to router
+// Lloc + P, router to interface Lloc.
+//
+// Credits. A LatencyLine carries them back: pushed in t, visible to the sender in t + Lc.
+//
+// The VCD trace samples, after each cycle, the flit and credit pushed in that cycle (the wire's
+// value); a flit counter gives the per-link statistics.
+#pragma once
+
+#include <cstdint>
+
+#include "models/flit.hpp"
+#include "models/input_unit.hpp"
+#include "models/latency_line.hpp"
+#include "models/scheduler.hpp"
+
+namespace torx::model {
+
+// Receives every flit sent onto any link of a network (tests record traces with it).
+class FlitObserver {
+ public:
+  virtual ~FlitObserver() = default;
+  virtual void on_flit(uint64_t cycle, uint32_t link, const Flit& f) = 0;
+};
+
+// A block's end of a link, as the block exposes it: its scheduler id and a bit in one of its masks
+// of ports with something in flight towards it, so that it visits only those ports.
+struct LinkEnd {
+  uint32_t block = 0;
+  uint64_t* mask = nullptr;
+  uint64_t bit = 0;
+};
+
+class Link {
+ public:
+  // flit_latency: pushed in t, visible at the far end in t + flit_latency. tx: the sender, as the
+  // receiver of the credits.
+  void configure(uint32_t id, int flit_latency, int credit_latency, Scheduler* sched, LinkEnd tx,
+                 uint32_t payload_words = kMaxFlitWords) {
+    TORX_MODEL_CHECK(flit_latency >= 1, "a link needs latency >= 1");
+    id_ = id;
+    latency_ = static_cast<uint32_t>(flit_latency);
+    credits_.configure(credit_latency);
+    sched_ = sched;
+    tx_ = tx;
+    payload_words_ = payload_words;
+  }
+  // The receiver attaches its input buffer (at wiring time).
+  void attach(FlitSink sink) { sink_ = sink; }
+  bool attached() const { return sink_.regs != nullptr; }
+
+  // --- transmitter (upstream) side ---------------------------------------------------------------
+  // Sends a copy of `f` on VC `vc` of this link into slot `slot` of the receiving VC's FIFO (the
+  // sender's mirror of the FIFO's write pointer, OutputVc::tail_slot; checked).
+  void send_flit(uint64_t now, const Flit& f, uint8_t vc, uint16_t slot) {
+    Flit& g = slot_ref(vc, slot);
+    copy_flit(g, f, payload_words_);
+    finish(now, g, vc);
+  }
+  // Builds the flit in place in the receiver's buffer: fill(Flit&) writes sideband and payload.
+  template <class Fill>
+  void send_flit_with(uint64_t now, uint8_t vc, uint16_t slot, Fill&& fill) {
+    Flit& g = slot_ref(vc, slot);
+    fill(g);
+    finish(now, g, vc);
+  }
+  // The write pointer that follows `slot` in the receiving buffer (for the sender's mirror).
+  uint16_t next_slot(uint16_t slot) const { return static_cast<uint16_t>(slot + 1u == sink_.depth ? 0 : slot + 1); }
+  // For tests that play a sender without a mirror: the receiving VC's current write pointer.
+  uint16_t tail_slot(uint8_t vc) const { return sink_.regs[vc].tail_slot; }
+  bool credit_ready(uint64_t now) const { return credits_.ready(now); }
+  // Prefetch hints for a router about to evaluate (Clocked::prefetch).
+  void prefetch_flit_path() const { __builtin_prefetch(this); }
+  void prefetch_credit_path() const { __builtin_prefetch(&credits_); }
+  // The receiving VC's register line and the slot the next flit goes into (for a flit about to be
+  // sent on vc into `slot`). Reads only this link's first line, which stage 2 fetched.
+  void prefetch_sink(uint8_t vc, uint16_t slot) const {
+    if (vc >= sink_.vcs) return;
+    __builtin_prefetch(&sink_.regs[vc], 1);
+    __builtin_prefetch(&sink_.ram[static_cast<size_t>(vc) * sink_.depth + slot], 1);
+  }
+  Credit take_credit() {
+    const Credit c = credits_.front();
+    credits_.pop();
+    if (credits_.empty()) *tx_.mask &= ~tx_.bit;
+    return c;
+  }
+
+  // --- receiver (downstream) side ----------------------------------------------------------------
+  void send_credit(uint64_t now, Credit c) {
+    credits_.push(now, c);
+    *tx_.mask |= tx_.bit;
+    sched_->wake_at(tx_.block, now + credits_.latency());
+  }
+
+  // --- inspection -------------------------------------------------------------------------------
+  uint32_t id() const { return id_; }
+  uint32_t latency() const { return latency_; }
+  uint64_t flit_count() const { return flit_count_; }
+  const LatencyLine<Credit>& credit_line() const { return credits_; }
+  const FlitSink& sink() const { return sink_; }
+  // What was driven onto the wire in cycle `now`, if anything (VCD trace; call right after the
+  // cycle: a flit cannot leave the far end's buffer before it is due, so the slot still holds it).
+  const Flit* wire_flit(uint64_t now) const { return last_cycle_ == now + 1 ? last_ : nullptr; }
+  const Credit* wire_credit(uint64_t now) const { return credits_.pushed_in(now); }
+  void set_observer(FlitObserver* o) { observer_ = o; }
+
+ private:
+  // The receiving VC's next free slot. The credit protocol guarantees one; a full FIFO (or a write
+  // pointer mirror out of step) means the sender's counters are wrong, a model bug.
+  Flit& slot_ref(uint8_t vc, uint16_t slot) {
+    TORX_MODEL_CHECK(vc < sink_.vcs, "flit sent on a VC the input port does not have");
+    const InputVc& r = sink_.regs[vc];
+    TORX_MODEL_CHECK(r.tail - r.head_q < sink_.depth, "input buffer overflow: upstream credit counter out of step");
+    TORX_MODEL_CHECK(r.tail_slot == slot, "sender's write pointer mirror out of step");
+    return sink_.ram[static_cast<size_t>(vc) * sink_.depth + slot];
+  }
+  void finish(uint64_t now, Flit& g, uint8_t vc) {
+    g.vc = vc;
+    g.due = now + latency_;
+    InputVc& r = sink_.regs[vc];
+    r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1u == sink_.depth ? 0 : r.tail_slot + 1);
+    ++r.tail;
+    if (sink_.buffered) ++*sink_.buffered;
+    sched_->wake_at(sink_.block, g.due);
+    ++flit_count_;
+    last_ = &g;
+    last_cycle_ = now + 1;
+    if (observer_) observer_->on_flit(now, id_, g);
+  }
+
+  // Flit path first: the fields a send touches share the first cache line.
+  FlitSink sink_;
+  Scheduler* sched_ = nullptr;
+  uint32_t latency_ = 1;
+  uint32_t payload_words_ = kMaxFlitWords;
+  uint64_t flit_count_ = 0;
+  // Credit path.
+  LinkEnd tx_;
+  LatencyLine<Credit> credits_;
+  // Inspection.
+  uint32_t id_ = 0;
+  const Flit* last_ = nullptr;
+  uint64_t last_cycle_ = 0;  // cycle + 1 of the last flit sent
+  FlitObserver* observer_ = nullptr;
+};
+
+}  // namespace torx::model

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/check.hpp"
+#include "models/network_interface.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace torx::model {
+
+namespace {
+// Byte copies of payload pieces: the common sizes inline (a library call per 16-byte piece would
+// cost more than the copy).
+inline void copy_bytes(uint8_t* dst, const uint8_t* src, uint32_t n) {
+  switch (n) {
+    case 8: std::memcpy(dst, src, 8); return;
+    case 16: std::memcpy(dst, src, 16); return;
+    case 32: std::memcpy(dst, src, 32); return;
+    default: std::memcpy(dst, src, n);
+  }
+}
+inline void fill_bytes(uint8_t* dst, uint8_t v, uint32_t n) {
+  switch (n) {
+    case 8: std::memset(dst, v, 8); return;
+    case 16: std::memset(dst, v, 16); return;
+    case 32: std::memset(dst, v, 32); return;
+    default: std::memset(dst, v, n);
+  }
+}
+}  // namespace
+
+NetworkInterface::NetworkInterface(const NiConfig& cfg, Program* program, NodeMemory* memory, RunStats* stats,
+                                   NetworkCounters* counters, Scheduler* sched)
+    : cfg_(cfg), prog_(program), mem_(memory), stats_(stats), counters_(counters), sched_(sched) {
+  TORX_MODEL_CHECK(cfg.flit_bytes >= 1 && cfg.flit_bytes <= kMaxFlitBytes, "flit width out of range");
+  inj_.resize(static_cast<size_t>(cfg.channels));
+  ej_.resize(static_cast<size_t>(cfg.channels));
+  for (InjectionChannel& c : inj_) c.credits_q = cfg.injection_depth;
+  ej_buf_.resize(ej_.size());
+  ej_regs_.resize(ej_.size());
+  ej_ram_.resize(ej_.size() * static_cast<size_t>(cfg.ejection_depth));
+  for (size_t c = 0; c < ej_.size(); ++c)
+    ej_buf_[c].configure(&ej_regs_[c], &ej_ram_[c * cfg.ejection_depth], 1, cfg.ejection_depth, kMaxFlitWords);
+  next_send_ = prog_->sends_begin(cfg.node);
+  sends_end_ = prog_->sends_end(cfg.node);
+}
+
+bool NetworkInterface::busy() const {
+  // Arriving flits, credits and barrier pulses wake the interface when they become visible; it
+  // stays awake while its program may advance or a channel can send.
+  if (dirty_) return true;
+  for (const InjectionChannel& c : inj_)
+    if (c.state_q == ChState::kStreaming && c.credits_q > 0) return true;
+  return false;
+}
+
+bool NetworkInterface::finished() const {
+  return next_send_ == sends_end_ && sends_open_ == 0 && next_barrier_ == prog_->barrier_steps().size();
+}
+
+uint32_t NetworkInterface::flits_left(uint32_t m) const {
+  for (const InjectionChannel& c : inj_)
+    if (c.state_q != ChState::kIdle && c.msg == m) return prog_->message(m).flits - c.next_flit;
+  return 0;
+}
+
+void NetworkInterface::evaluate(uint64_t now) {
+  // 1. Ejection: store what arrives (at most one flit per channel and cycle), return the slot's
+  // credit at once.
+  for (size_t c = 0; c < ej_.size(); ++c) {
+    InputUnit& buf = ej_buf_[c];
+    if (buf.vc(0).count() == 0) continue;
+    const Flit& f = buf.front(0);
+    if (f.due > now) continue;
+    eject(now, ej_[c], f);
+    buf.pop(0);
+    ej_[c].link->send_credit(now, Credit{0});
+    ++counters_->flit_moves;
+    ++stats_->flits_ejected;
+  }
+  // 2. Credits from the router's injection buffers, usable in this cycle.
+  for (uint64_t m = credit_mask_; m; m &= m - 1) {
+    InjectionChannel& c = inj_[__builtin_ctzll(m)];
+    Link* l = c.link;
+    while (l->credit_ready(now)) {
+      l->take_credit();
+      ++c.credit_delta;
+    }
+  }
+  // 3. Barrier release, then the program.
+  if (release_in_.take(now)) {
+    TORX_MODEL_CHECK(in_barrier_, "barrier release without entry");
+    in_barrier_ = false;
+    ++next_barrier_;
+    dirty_ = true;
+  }
+  if (dirty_) run_program(now);
+  // 4. Injection: startup elapsed -> head; then one flit per cycle with a credit.
+  for (InjectionChannel& c : inj_) {
+    if (c.state_d == ChState::kIdle) continue;
+    if (c.state_d == ChState::kStartup) {
+      if (now < c.head_cycle) continue;
+      c.state_d = ChState::kStreaming;
+    }
+    if (c.credits_q + c.credit_delta <= 0) {
+      ++stats_->injection_stall_cycles;
+      continue;
+    }
+    const MessageRecord& r = prog_->message(c.msg);
+    const bool tail = c.next_flit + 1 == r.flits;
+    c.link->send_flit_with(now, 0, c.tail_slot, [&](Flit& f) { pack(c, f); });
+    c.tail_slot = c.link->next_slot(c.tail_slot);
+    --c.credit_delta;
+    ++c.next_flit;
+    ++counters_->flit_moves;
+    ++stats_->flits_injected;
+    if (tail) {
+      TORX_MODEL_CHECK(c.block == c.blocks->size(), "packetizer did not consume every block of the message");
+      c.state_d = ChState::kIdle;
+      c.blocks = nullptr;
+      --sends_open_;
+      dirty_ = true;  // the program may enter a barrier or issue on this channel next cycle
+    }
+  }
+}
+
+void NetworkInterface::prefetch(int stage) const {
+  if (stage == 1) {
+    __builtin_prefetch(this);
+    __builtin_prefetch(inj_.data());
+    __builtin_prefetch(ej_.data());
+    __builtin_prefetch(ej_regs_.data());
+    return;
+  }
+  if (stage == 2) {
+    for (size_t c = 0; c < ej_buf_.size(); ++c)
+      if (ej_regs_[c].tail != ej_regs_[c].head_q) __builtin_prefetch(&ej_buf_[c].front(0));
+    for (const InjectionChannel& c : inj_)
+      if (c.state_q != ChState::kIdle) c.link->prefetch_flit_path();
+    return;
+  }
+  // Stage 3: the router's injection buffer slot the next flit goes into, and the node-memory bytes
+  // pack() reads and eject() writes next (node memory is far larger than the caches and is visited
+  // at random; fetching these just before the evaluation, rather than blocks ahead, keeps them from
+  // being evicted before use on large networks).
+  for (const InjectionChannel& c : inj_)
+    if (c.state_q != ChState::kIdle) {
+      if (c.state_q == ChState::kStreaming) c.link->prefetch_sink(0, c.tail_slot);
+      if (c.src) __builtin_prefetch(c.src + c.offset, 1);
+    }
+  for (const EjectionChannel& e : ej_)
+    if (e.busy) mem_->prefetch(e.cur, cfg_.node, true, e.offset);  // (after the last block: a harmless hint)
+}
+
+void NetworkInterface::update(uint64_t) {
+  for (InjectionChannel& c : inj_) {
+    c.state_q = c.state_d;
+    c.credits_q += c.credit_delta;
+    c.credit_delta = 0;
+    TORX_MODEL_CHECK(c.credits_q >= 0 && c.credits_q <= cfg_.injection_depth, "injection credit counter out of range");
+  }
+}
+
+void NetworkInterface::pack(InjectionChannel& c, Flit& f) {
+  const MessageRecord& r = prog_->message(c.msg);
+  f.msg = c.msg;
+  f.seq = c.next_flit;
+  f.kind = static_cast<uint8_t>((c.next_flit == 0 ? kFlitHead : 0) | (c.next_flit + 1 == r.flits ? kFlitTail : 0));
+  if (c.next_flit == 0) {
+    const sw::Message& sm = prog_->schedule_message(c.msg);
+    f.dest = r.dst;
+    f.start_dim = sm.route.start_dim;
+    f.neg_mask = sm.route.neg_mask;
+    f.priority = sm.priority;
+  }
+  uint8_t* out = reinterpret_cast<uint8_t*>(f.payload);
+  const uint32_t fb = cfg_.flit_bytes, bb = cfg_.block_bytes;
+  uint32_t filled = 0;
+  const std::vector<sw::BlockId>& blocks = *c.blocks;
+  while (filled < fb && c.block < blocks.size()) {
+    uint8_t* src = mem_->slot(blocks[c.block], cfg_.node);
+    const uint32_t n = std::min(fb - filled, bb - c.offset);
+    copy_bytes(out + filled, src + c.offset, n);
+    if (c.corrupt && c.offset == 0) out[filled] ^= 1;  // fault injection: flip bit 0 of the block
+    if (mem_->moves()) fill_bytes(src + c.offset, NodeMemory::kPoison, n);  // the bytes left this memory
+    filled += n;
+    c.offset += n;
+    if (c.offset == bb) {
+      c.offset = 0;
+      ++c.block;
+      c.src = c.block < blocks.size() ? mem_->slot(blocks[c.block], cfg_.node) : nullptr;
+    }
+  }
+  if (filled < fb) std::memset(out + filled, 0, fb - filled);
+}
+
+void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
+  if (f.head()) {
+    if (e.busy)
+      throw std::logic_error(fmt::format("internal error: node {}: head of message {} arrived inside message {}",
+                                         cfg_.node, f.msg, e.msg));
+    const MessageRecord& r = prog_->message(f.msg);
+    if (r.dst != cfg_.node)
+      throw std::logic_error(fmt::format("internal error: message {} for node {} was delivered to node {}", f.msg,
+                                         r.dst, cfg_.node));
+    e.busy = true;
+    e.msg = f.msg;
+    e.next_seq = 0;
+    e.blocks = prog_->blocks(f.msg);
+    TORX_MODEL_CHECK(e.blocks != nullptr, "arriving message has no block list");
+    e.block = 0;
+    e.offset = 0;
+    if (!e.blocks->empty()) e.cur = e.blocks->front();
+  }
+  if (!e.busy || f.msg != e.msg || f.seq != e.next_seq)
+    throw std::logic_error(fmt::format("internal error: node {}: flit {} of message {} arrived, expected flit {} of "
+                                       "message {} (wormhole order broken)",
+                                       cfg_.node, f.seq, f.msg, e.next_seq, e.msg));
+  ++e.next_seq;
+  const uint8_t* in = reinterpret_cast<const uint8_t*>(f.payload);
+  const uint32_t fb = cfg_.flit_bytes, bb = cfg_.block_bytes;
+  uint32_t used = 0;
+  const std::vector<sw::BlockId>& blocks = *e.blocks;
+  while (used < fb && e.block < blocks.size()) {
+    const sw::BlockId b = blocks[e.block];
+    if (e.offset == 0) e.discard = !mem_->moves() && mem_->holds_now(b, cfg_.node);
+    const uint32_t n = std::min(fb - used, bb - e.offset);
+    if (!e.discard) copy_bytes(mem_->slot(b, cfg_.node) + e.offset, in + used, n);
+    used += n;
+    e.offset += n;
+    if (e.offset == bb) {
+      mem_->stored(b, cfg_.node);
+      stats_->last_store = std::max(stats_->last_store, now + 1);
+      e.offset = 0;
+      ++e.block;
+      if (e.block < blocks.size()) e.cur = blocks[e.block];
+    }
+  }
+  if (!f.tail()) return;
+  MessageRecord& r = prog_->message(e.msg);
+  if (e.block != blocks.size() || e.next_seq != r.flits)
+    throw std::logic_error(fmt::format("internal error: node {}: message {} ended after {} of {} flits", cfg_.node,
+                                       e.msg, e.next_seq, r.flits));
+  r.done = 1;
+  stats_->last_store = std::max(stats_->last_store, now + 1);
+  stats_->step_end[r.step] = std::max(stats_->step_end[r.step], now + 1);
+  --stats_->step_open[r.step];
+  ++stats_->messages_done;
+  prog_->release_blocks(e.msg);
+  e.busy = false;
+  e.blocks = nullptr;
+  ++received_;
+  dirty_ = true;
+}
+
+bool NetworkInterface::holds_all(uint32_t m) {
+  const std::vector<sw::BlockId>& blocks = prog_->acquire_blocks(m);
+  while (check_pos_ < blocks.size() && mem_->holds_now(blocks[check_pos_], cfg_.node)) ++check_pos_;
+  return check_pos_ == blocks.size();
+}
+
+void NetworkInterface::issue(uint64_t now, uint32_t m) {
+  MessageRecord& r = prog_->message(m);
+  r.issued = 1;
+  InjectionChannel& c = inj_[r.channel];
+  c.state_d = ChState::kStartup;
+  c.msg = m;
+  c.next_flit = 0;
+  c.head_cycle = now + cfg_.ts_cycles;
+  c.blocks = prog_->blocks(m);
+  c.block = 0;
+  c.offset = 0;
+  c.src = c.blocks->empty() ? nullptr : mem_->slot(c.blocks->front(), cfg_.node);
+  c.corrupt = prog_->schedule_message(m).flags & sw::kFaultCorrupt;
+  if (mem_->moves())
+    for (sw::BlockId b : *c.blocks) mem_->take(b);
+  ++sends_open_;
+  stats_->step_first_issue[r.step] = std::min(stats_->step_first_issue[r.step], now);
+  if (cfg_.ts_cycles > 0) sched_->wake_at(clock_id(), c.head_cycle);
+}
+
+void NetworkInterface::run_program(uint64_t now) {
+  dirty_ = false;
+  const std::vector<uint32_t>& barriers = prog_->barrier_steps();
+  while (true) {
+    // A barrier at step kb gates every send of step >= kb.
+    if (next_barrier_ < barriers.size()) {
+      const uint32_t kb = barriers[next_barrier_];
+      const uint32_t next_step = next_send_ != sends_end_ ? prog_->message(*next_send_).step : kNoStep;
+      if (next_step >= kb) {
+        if (in_barrier_) return;  // waiting for the release
+        barrier_needs_ = prog_->receives_before(cfg_.node, kb);
+        if (sends_open_ > 0 || received_ < barrier_needs_) return;
+        in_barrier_ = true;
+        ++stats_->barrier_entries;
+        barrier_entry_->send(now);
+        return;
+      }
+    }
+    if (next_send_ == sends_end_) return;
+    const uint32_t m = *next_send_;
+    const InjectionChannel& c = inj_[prog_->message(m).channel];
+    if (c.state_q != ChState::kIdle || c.state_d != ChState::kIdle) return;  // in-order issue
+    if (!holds_all(m)) return;  // woken again when a message is stored here
+    issue(now, m);
+    ++next_send_;
+    check_pos_ = 0;
+  }
+}
+
+std::string NetworkInterface::describe() const {
+  const std::vector<uint32_t>& barriers = prog_->barrier_steps();
+  std::string s = fmt::format("node {}: ", cfg_.node);
+  if (in_barrier_)
+    return s + fmt::format("in the barrier before step {}, waiting for the release", barriers[next_barrier_]);
+  if (next_send_ == sends_end_) {
+    if (next_barrier_ < barriers.size())
+      return s + fmt::format("all sends issued ({} open); waiting to enter the barrier before step {} ({} of {} "
+                             "receives stored)",
+                             sends_open_, barriers[next_barrier_], received_,
+                             prog_->receives_before(cfg_.node, barriers[next_barrier_]));
+    return s + fmt::format("program complete ({} sends open, {} receives stored of {})", sends_open_, received_,
+                           prog_->receives(cfg_.node));
+  }
+  const uint32_t m = *next_send_;
+  const MessageRecord& r = prog_->message(m);
+  if (next_barrier_ < barriers.size() && r.step >= barriers[next_barrier_])
+    return s + fmt::format("waiting to enter the barrier before step {} ({} sends open, {} of {} receives stored)",
+                           barriers[next_barrier_], sends_open_, received_,
+                           prog_->receives_before(cfg_.node, barriers[next_barrier_]));
+  const std::vector<sw::BlockId>* blocks = prog_->blocks(m);
+  return s + fmt::format("next send is message {} (step {}, to node {}); {} of {} blocks held", m, r.step, r.dst,
+                         check_pos_, blocks ? blocks->size() : 0);
+}
+
+}  // namespace torx::model

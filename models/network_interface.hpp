@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// NetworkInterface: a node's network interface (RTL twin: the NI block of the system model). It
+// executes the node's program, packetizes and injects worms, and stores arriving blocks.
+//
+// Injection. One injection channel (one-port nodes) or one per network direction (all-port; a
+// message uses the channel of its first link). The program is issued in order: the next send is
+// issued when its channel is free (its previous worm's tail has left, seen from the next cycle)
+// and the node holds every block the message carries. Issuing takes the blocks out of memory
+// (moved blocks) and starts the startup: the head flit leaves t_s cycles later (in the issue cycle
+// itself if t_s = 0); then one flit per cycle while the router's injection buffer has room
+// (credits). Flit k carries bytes [k F, (k+1) F) of the message's payload, the blocks' contents
+// in block-list order (F = flit_bytes); a fault=corrupt message flips bit 0 of every block it packs.
+//
+// Ejection. One ejection channel (one-port) or one per direction. Each arriving flit's payload is
+// written into the node memory slot of the block it belongs to, in the cycle it arrives; when a
+// block's last byte is written the block is stored (DeliveryView counts the arrival). The slot's
+// credit goes back to the router at once: the interface always sinks one flit per cycle.
+//
+// Barriers. Before the first send of a step k that follows a barrier boundary the interface waits
+// until all its earlier sends have left (tails injected) and all messages it receives in steps < k
+// have been stored, pulses the barrier unit, and waits for the release.
+//
+// Evaluate/update contract: evaluate(t) does, in this order, ejection, credit intake, the barrier
+// release, the program (issue or barrier entry) and injection, reading the channel registers
+// *_q and writing *_d; update(t) commits them. The node memory is written in evaluate(t) like a
+// synchronous SRAM: only this interface writes this node's slots, and a moved block's slot is
+// written by its receiver only with bytes that left the sender in an earlier cycle.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/link.hpp"
+#include "models/node_memory.hpp"
+#include "models/program.hpp"
+#include "models/router.hpp"
+#include "models/run_stats.hpp"
+#include "models/token_wire.hpp"
+
+namespace torx::model {
+
+struct NiConfig {
+  sw::NodeId node = 0;
+  int channels = 1;            // injection and ejection channels (1, or 2 * ndims for all-port)
+  uint64_t ts_cycles = 100;    // startup per message
+  uint32_t flit_bytes = 16;
+  uint32_t block_bytes = 64;
+  int injection_depth = 8;     // the router's injection buffer: the channel's initial credits
+  int ejection_depth = 8;      // this interface's ejection buffer (the router's credits for it)
+};
+
+class NetworkInterface : public Clocked {
+ public:
+  NetworkInterface(const NiConfig& cfg, Program* program, NodeMemory* memory, RunStats* stats,
+                   NetworkCounters* counters, Scheduler* sched);
+
+  void connect_injection(int ch, Link* link) { inj_[ch].link = link; }
+  // The ejection link writes into this interface's ejection buffer of channel ch.
+  void connect_ejection(int ch, Link* link) {
+    ej_[ch].link = link;
+    link->attach(ej_buf_[ch].sink(clock_id(), nullptr));
+  }
+  // The interface as the receiver of injection channel c's credits (for Link::configure).
+  LinkEnd credit_end(int c) { return LinkEnd{clock_id(), &credit_mask_, uint64_t{1} << c}; }
+  // Barrier wiring: the release wire is this interface's input; entry is the unit's input.
+  void configure_barrier(int latency) { release_in_.configure(latency, 1, sched_, clock_id()); }
+  TokenWire& release_in() { return release_in_; }
+  void connect_barrier(TokenWire* entry) { barrier_entry_ = entry; }
+
+  void evaluate(uint64_t cycle) override;
+  void update(uint64_t cycle) override;
+  bool busy() const override;
+  void prefetch(int stage) const override;
+
+  // Starts the program (the fabric calls it once before cycle 0).
+  void start() { dirty_ = true; }
+  // Every send issued and injected, and no barrier pending.
+  bool finished() const;
+  // What the program waits for, in words (stall reports).
+  std::string describe() const;
+  sw::NodeId node() const { return cfg_.node; }
+  // Flits of message m not yet injected (0 if its channel is past it), for stuck-worm reports.
+  uint32_t flits_left(uint32_t m) const;
+  int channels() const { return static_cast<int>(inj_.size()); }
+
+ private:
+  enum class ChState : uint8_t { kIdle, kStartup, kStreaming };
+  struct InjectionChannel {
+    ChState state_q = ChState::kIdle, state_d = ChState::kIdle;
+    uint32_t msg = 0;
+    uint32_t next_flit = 0;
+    uint64_t head_cycle = 0;        // issue cycle + t_s
+    int32_t credits_q = 0;
+    int32_t credit_delta = 0;
+    uint16_t tail_slot = 0;         // mirror of the router's injection FIFO write pointer
+    const std::vector<sw::BlockId>* blocks = nullptr;  // packetizer cursor
+    size_t block = 0;
+    uint32_t offset = 0;
+    const uint8_t* src = nullptr;   // memory slot of blocks[block] (prefetched just before pack())
+    bool corrupt = false;
+    Link* link = nullptr;
+  };
+  struct EjectionChannel {
+    bool busy = false;
+    uint32_t msg = 0;
+    uint32_t next_seq = 0;
+    const std::vector<sw::BlockId>* blocks = nullptr;  // depacketizer cursor
+    size_t block = 0;
+    uint32_t offset = 0;
+    sw::BlockId cur = 0;            // blocks[block] while busy (its memory is prefetched just before eject())
+    bool discard = false;           // a copy of a block this node already holds: keep the first
+    Link* link = nullptr;
+  };
+
+  void eject(uint64_t now, EjectionChannel& e, const Flit& f);
+  void run_program(uint64_t now);
+  bool holds_all(uint32_t m);
+  void issue(uint64_t now, uint32_t m);
+  void pack(InjectionChannel& c, Flit& f);
+
+  NiConfig cfg_;
+  Program* prog_;
+  NodeMemory* mem_;
+  RunStats* stats_;
+  NetworkCounters* counters_;
+  Scheduler* sched_;
+  std::vector<InjectionChannel> inj_;
+  std::vector<EjectionChannel> ej_;
+  // Ejection buffers: one single-VC FIFO per ejection channel, written by the ejection link.
+  std::vector<InputUnit> ej_buf_;
+  std::vector<InputVc> ej_regs_;
+  std::vector<Flit> ej_ram_;
+  uint64_t credit_mask_ = 0;        // injection channels with credits on their link
+
+  // Program state.
+  const uint32_t* next_send_;       // next message to issue
+  const uint32_t* sends_end_;
+  size_t check_pos_ = 0;            // blocks of *next_send_ known to be held
+  uint32_t sends_open_ = 0;         // issued, tail not yet injected
+  uint32_t received_ = 0;           // messages stored at this node
+  size_t next_barrier_ = 0;         // index into Program::barrier_steps()
+  bool in_barrier_ = false;
+  uint32_t barrier_needs_ = 0;      // receives that must be stored before entering
+  bool dirty_ = false;              // something changed that may let the program advance
+  TokenWire release_in_;
+  TokenWire* barrier_entry_ = nullptr;
+};
+
+}  // namespace torx::model

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/params.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <stdexcept>
+#include <string>
+
+#include "core/errors.hpp"
+#include "models/check.hpp"
+
+namespace torx::model {
+
+void check_failed(const char* what, const char* condition) {
+  throw std::logic_error(std::string("internal error: ") + what + " [" + condition + "]");
+}
+
+namespace {
+#define TORX_PARAM(field, lo, hi, text)                                                             \
+  ParamInfo {                                                                                       \
+    #field, text, [](const NetworkParams& p) -> int64_t { return static_cast<int64_t>(p.field); }, \
+        [](NetworkParams& p, int64_t v) { p.field = static_cast<decltype(p.field)>(v); }, lo, hi    \
+  }
+}  // namespace
+
+const std::vector<ParamInfo>& param_table() {
+  static const std::vector<ParamInfo> kTable = {
+      TORX_PARAM(vcs_per_class, 1, 8, "VCs per VC class on each network port"),
+      TORX_PARAM(buffer_depth, 1, 1024, "flits per input VC buffer"),
+      TORX_PARAM(router_latency, 1, 64, "router pipeline stages (cycles from input to output link)"),
+      TORX_PARAM(link_latency, 1, 64, "cycles on a router-to-router link"),
+      TORX_PARAM(credit_latency, 1, 64, "cycles until a freed buffer slot is seen upstream"),
+      TORX_PARAM(local_latency, 1, 64, "cycles on the injection and ejection links"),
+      TORX_PARAM(dateline, 0, 1, "dateline VC classes on torus rings (0 only to demonstrate deadlock)"),
+      TORX_PARAM(order_classes, 0, 16, "VC order classes (0 = automatic)"),
+      TORX_PARAM(barrier_hop_latency, 1, 1024, "cycles per barrier tree hop"),
+      TORX_PARAM(watchdog_cycles, 1, int64_t{1} << 40, "cycles without flit movement before the watchdog stops"),
+      TORX_PARAM(max_cycles, 0, int64_t{1} << 50, "limit on simulated cycles (0 = none)"),
+  };
+  return kTable;
+}
+
+void set_param(NetworkParams& p, std::string_view assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos)
+    throw sw::InputError(fmt::format("--param {}: expected NAME=VALUE (names: torx run --help-params)", assignment));
+  const std::string_view name = assignment.substr(0, eq);
+  const std::string_view value = assignment.substr(eq + 1);
+  for (const ParamInfo& info : param_table()) {
+    if (name != info.name) continue;
+    int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || ptr != value.data() + value.size())
+      throw sw::InputError(fmt::format("--param {}: '{}' is not an integer", name, value));
+    if (v < info.min || v > info.max)
+      throw sw::InputError(fmt::format("--param {}: {} is outside {}..{}", name, v, info.min, info.max));
+    info.set(p, v);
+    return;
+  }
+  std::string known;
+  for (const ParamInfo& info : param_table()) known += (known.empty() ? "" : ", ") + std::string(info.name);
+  throw sw::InputError(fmt::format("--param {}: unknown parameter '{}' (known: {})", assignment, name, known));
+}
+
+void validate(const NetworkParams& p, const sw::Topology& topo) {
+  for (const ParamInfo& info : param_table()) {
+    const int64_t v = info.get(p);
+    if (v < info.min || v > info.max)
+      throw sw::InputError(fmt::format("network parameter {} = {} is outside {}..{}", info.name, v, info.min, info.max));
+  }
+  if (p.order_classes > topo.ndims())
+    throw sw::InputError(fmt::format("network parameter order_classes = {} exceeds the {} dimensions of the {}",
+                                     p.order_classes, topo.ndims(), topo.to_string()));
+  // VCs per network port = dateline classes * order classes * vcs_per_class; the router keeps the
+  // VC index of a flit in 8 bits and one request mask per port in 64 bits.
+  const int classes = (topo.wrap() && p.dateline ? 2 : 1) * std::max(1, p.order_classes);
+  if (classes * p.vcs_per_class > 64)
+    throw sw::InputError(fmt::format("network parameters give {} VCs per port (at most 64)", classes * p.vcs_per_class));
+}
+
+std::vector<std::pair<std::string, int64_t>> param_values(const NetworkParams& p) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const ParamInfo& info : param_table()) out.emplace_back(info.name, info.get(p));
+  return out;
+}
+
+std::string param_help() {
+  const NetworkParams defaults;
+  std::string s;
+  for (const ParamInfo& info : param_table())
+    s += fmt::format("  {:<20} {} [{}]\n", info.name, info.description, info.get(defaults));
+  return s;
+}
+
+}  // namespace torx::model

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// Parameters of the cycle-accurate network: one plain struct, every field documented where it is
+// declared, validated in one place (validate()). The CLI's `--param NAME=VALUE` and its help text
+// come from the same table (param_table()), so a name is defined exactly once.
+//
+// Timing parameters are defined in docs/timing-contract.md; this header only names them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/topology.hpp"
+
+namespace torx::model {
+
+struct NetworkParams {
+  // --- router -----------------------------------------------------------------------------------
+  // VCs per VC class on every network port. The class count is fixed by deadlock avoidance (2 per
+  // torus ring for the dateline, times the order classes below); ports carry classes * this VCs.
+  int vcs_per_class = 1;
+  // Depth of every input VC buffer, in flits. Full link throughput needs at least
+  // link_latency + router_latency + credit_latency (docs/timing-contract.md, "Credit loop").
+  int buffer_depth = 8;
+  // Router pipeline stages: a flit visible at an input port in cycle t leaves on an output link in
+  // cycle t + router_latency at the earliest. Stages 1..P-1 (buffer write, route computation) never
+  // stall; stage P performs VC allocation, switch allocation and switch traversal.
+  int router_latency = 2;
+  // Cycles a flit spends on a router-to-router link (pushed in t, visible downstream in t + L).
+  int link_latency = 1;
+  // Cycles from a buffer slot being freed to the upstream credit counter seeing it.
+  int credit_latency = 1;
+  // Latency of the links between a network interface and its router (injection and ejection).
+  int local_latency = 1;
+  // Dateline VC classes on torus rings (2 classes per ring). Turning it off is for the deadlock
+  // demonstration only: tori then deadlock under wrap-around traffic, as the tests show.
+  bool dateline = true;
+  // Order classes: 0 = automatic (1 if every multi-dimension message of the schedule starts in the
+  // same dimension, else one per dimension, so mixed cyclic dimension orders cannot deadlock).
+  int order_classes = 0;
+
+  // --- barrier network ----------------------------------------------------------------------------
+  // Cycles per hop of the barrier tree (gather up, release down).
+  int barrier_hop_latency = 1;
+
+  // --- simulation control -------------------------------------------------------------------------
+  // Watchdog: this many cycles without any flit moving while flits are in flight stops the run
+  // (WatchdogError, exit code 3) with a report of every stuck worm.
+  uint64_t watchdog_cycles = 10000;
+  // Hard limit on simulated cycles (0 = none); reaching it is reported like the watchdog.
+  uint64_t max_cycles = 0;
+};
+
+// One row of the parameter table: name as written on the command line, description, and accessors.
+struct ParamInfo {
+  const char* name;
+  const char* description;
+  int64_t (*get)(const NetworkParams&);
+  void (*set)(NetworkParams&, int64_t);
+  int64_t min;
+  int64_t max;
+};
+
+const std::vector<ParamInfo>& param_table();
+// Parses "name=value" and sets it; throws sw::InputError naming the parameter and the valid range.
+void set_param(NetworkParams& p, std::string_view assignment);
+// Throws sw::InputError naming the first field that is out of range for `topo`.
+void validate(const NetworkParams& p, const sw::Topology& topo);
+// "name=value" for every parameter, for reports.
+std::vector<std::pair<std::string, int64_t>> param_values(const NetworkParams& p);
+// Help text: one line per parameter with its default.
+std::string param_help();
+
+}  // namespace torx::model

@@ -1,0 +1,114 @@
+// The cycle formula of docs/cycle-model.md: on a contention-free schedule with a barrier at every
+// step boundary, the cycle model takes exactly
+//   sum over steps k of ( t_s + max over messages m of k of (F_m + h_m (L + P)) + 2 Lloc + P )
+//   + (number of barriers) * (B - 1),      B = 2 H h + 2,
+// i.e. the step model's t_s + F per step, plus the distance term h (L + P) the papers neglect, plus
+// a constant 2 Lloc + P per step and the barrier latency. The test computes it independently from
+// the schedule and checks it, cycle for cycle, for every registered algorithm whose small instance
+// is contention-free, under default and non-default timing.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "model_test_util.hpp"
+
+namespace torx::model {
+namespace {
+
+using sw::Topology;
+
+std::optional<Topology> small_topology(const sw::Algorithm& a) {
+  const std::vector<std::pair<std::vector<int>, bool>> candidates = {
+      {{16}, true}, {{9}, true}, {{8, 8}, true}, {{5, 5}, true}, {{4, 4}, true}, {{6, 4}, true}, {{4, 4}, false},
+      {{4, 4, 4}, true}, {{8, 8, 8}, true}, {{2, 2, 2, 2}, true}};
+  for (const auto& [dims, wrap] : candidates) {
+    const Topology t(dims, wrap);
+    try {
+      sw::AlgorithmOptions o;
+      a.check(t, o);
+      return t;
+    } catch (const sw::PreconditionError&) {
+    }
+  }
+  return std::nullopt;
+}
+
+uint64_t formula(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, int tree_height) {
+  const NetworkParams& p = o.params;
+  const sw::BlockSpace space(s.header.collective, topo, s.header.pieces, s.header.root);
+  uint64_t total = 0;
+  int barriers = 0;
+  for (size_t k = 0; k < s.steps.size(); ++k) {
+    const sw::Step& st = s.steps[k];
+    if (k > 0) ++barriers;  // every boundary carries a barrier in this test
+    uint64_t worst = 0;
+    for (const sw::Message& m : st.messages) {
+      const uint64_t bytes = sw::message_blocks(space, st, m) * o.block_bytes;
+      const uint64_t flits = std::max<uint64_t>(1, (bytes + o.flit_bytes - 1) / o.flit_bytes);
+      const uint64_t hops = static_cast<uint64_t>(topo.route_hops(m.src, m.dst, m.route));
+      worst = std::max(worst, flits + hops * (p.link_latency + p.router_latency));
+    }
+    // An empty step between two barriers still costs the cycle in which nodes re-enter.
+    total += st.messages.empty() ? 1 : o.ts_cycles + worst + 2 * p.local_latency + p.router_latency;
+  }
+  const uint64_t B = 2 * static_cast<uint64_t>(tree_height) * p.barrier_hop_latency + 2;
+  return total + barriers * (B - 1);
+}
+
+void check_formula(CycleOptions o) {
+  int checked = 0;
+  const uint32_t block_bytes = o.block_bytes;
+  for (const sw::Algorithm& a : sw::algorithms()) {
+    const std::optional<Topology> topo = small_topology(a);
+    if (!topo) continue;
+    o.block_bytes = topo->nodes() <= 64 ? block_bytes : o.flit_bytes;  // 512-node instances: 1-flit blocks
+    sw::Schedule s = testing::generate(a.id, *topo);
+    const testing::StepFigures step = testing::step_model(s, *topo, o);
+    if (step.result.port_conflicts || step.result.link_conflicts) continue;  // not contention-free
+    for (sw::Step& st : s.steps) st.sync = sw::SyncMark::kBarrier;
+    SCOPED_TRACE(a.id + " on the " + topo->to_string());
+    CycleNetwork net(s, *topo, o);
+    net.run();
+    const uint64_t cycles = net.fabric().stats().last_store;
+    const uint64_t want = formula(s, *topo, o, build_barrier_tree(*topo).height);
+    EXPECT_EQ(cycles, want);
+    EXPECT_EQ(net.predicted_cycles(), want) << "the report's predicted_cycles uses the same formula";
+    EXPECT_EQ(net.fabric().blocked_vc_cycles(), 0u) << "contention-free: no worm ever waits";
+    EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
+    ++checked;
+  }
+  EXPECT_GE(checked, 1) << "no contention-free algorithm registered";
+}
+
+TEST(CycleFormula, ContentionFreeSchedulesWithBarriersDefaultTiming) {
+  CycleOptions o;
+  check_formula(o);
+}
+
+TEST(CycleFormula, ContentionFreeSchedulesWithBarriersOtherTiming) {
+  CycleOptions o;
+  o.ts_cycles = 7;
+  o.block_bytes = 40;
+  o.flit_bytes = 24;
+  o.params.router_latency = 3;
+  o.params.link_latency = 2;
+  o.params.local_latency = 2;
+  o.params.credit_latency = 2;
+  o.params.barrier_hop_latency = 2;
+  o.params.buffer_depth = 12;  // >= L + P + Lc: the credit loop never throttles a worm
+  check_formula(o);
+}
+
+TEST(CycleFormula, DirectStepAloneMatchesThePerMessageTerm) {
+  // One message of F flits over h links, t_s = 100: 100 + F + 3 h + 4 cycles with the defaults.
+  const Topology ring({8}, true);
+  const sw::Schedule s = testing::parse_schedule(testing::header("8") + "step\n0 -> 3 x+ | 0>3\nend\n", ring);
+  CycleOptions o;
+  o.block_bytes = 160;  // 10 flits
+  CycleNetwork net(s, ring, o);
+  net.run();
+  EXPECT_EQ(net.fabric().stats().last_store, 100u + 10 + 3 * 3 + 4);
+}
+
+}  // namespace
+}  // namespace torx::model
