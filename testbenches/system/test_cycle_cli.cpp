@@ -1,0 +1,236 @@
+// `torx run --model cycle` as users run it: every registered algorithm checks ok at a small size;
+// the cycle formula holds through the CLI on contention-free schedules with barriers; the result
+// document carries the cycle model's figures; the same inputs give the same cycles and the same
+// byte-identical VCD; a deadlock exits 3 with every stuck worm on standard error; corruption exits 1;
+// options the cycle model does not offer exit 2 with a message naming them.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "model_test_util.hpp"
+
+namespace torx::model {
+namespace {
+
+using nlohmann::json;
+using sw::Topology;
+
+struct Cli {
+  int code = -1;
+  std::string out, err;
+};
+
+Cli torx(const std::string& args, int timeout_s = 300) {
+  const std::string out = testing::temp_path("cli.out"), err = testing::temp_path("cli.err");
+  const std::string cmd =
+      "timeout " + std::to_string(timeout_s) + " " + TORX_BIN + " " + args + " >" + out + " 2>" + err;
+  const int st = std::system(cmd.c_str());
+  Cli r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  std::ifstream o(out), e(err);
+  std::stringstream so, se;
+  so << o.rdbuf();
+  se << e.rdbuf();
+  r.out = so.str();
+  r.err = se.str();
+  return r;
+}
+
+std::optional<std::pair<std::string, bool>> small_topology(const sw::Algorithm& a) {
+  const std::vector<std::pair<std::string, bool>> candidates = {
+      {"8", false}, {"9", false}, {"4x4", false}, {"8x8", false}, {"5x5", false}, {"4x4", true},
+      {"4x4x4", false}, {"8x8x8", false}, {"2x2x2x2", false}};
+  for (const auto& [dims, mesh] : candidates) {
+    try {
+      sw::AlgorithmOptions o;
+      a.check(Topology::parse(dims, mesh), o);
+      return std::pair{dims, mesh};
+    } catch (const sw::PreconditionError&) {
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> algorithm_ids() {
+  std::vector<std::string> ids;
+  for (const sw::Algorithm& a : sw::algorithms()) ids.push_back(a.id);
+  return ids;
+}
+
+class EveryAlgorithm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryAlgorithm, ChecksOkInTheCycleModel) {
+  const sw::Algorithm& a = *sw::find_algorithm(GetParam());
+  const auto topo = small_topology(a);
+  ASSERT_TRUE(topo) << a.id << ": no small topology meets its preconditions";
+  // Large instances (c64 needs 512 nodes) run with one-flit blocks to stay quick.
+  const Topology t = Topology::parse(topo->first, topo->second);
+  const std::string blocks = t.nodes() > 64 ? " --block-bytes 16" : "";
+  const Cli r = torx("run " + a.id + " --topo " + topo->first + (topo->second ? " --mesh" : "") + blocks +
+                     " --model cycle --json -");
+  ASSERT_EQ(r.code, 0) << r.err << r.out.substr(0, 2000);
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["model"], "cycle");
+  EXPECT_TRUE(j["check"]["ok"].get<bool>());
+  EXPECT_GE(j["cycles"].get<uint64_t>(), j["timing"]["step_model_cycles"].get<uint64_t>());
+  EXPECT_GT(j["sim"]["flit_hops"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["sim"]["router_cycles"].get<uint64_t>() % static_cast<uint64_t>(t.nodes()), 0u);
+  EXPECT_EQ(j["cycle_model"]["link_flits"].size(), static_cast<size_t>(t.link_count()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryAlgorithm, ::testing::ValuesIn(algorithm_ids()),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           std::string n = i.param;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+// The contention-free cycle formula of docs/cycle-model.md, computed here from the schedule.
+uint64_t formula(const sw::Schedule& s, const Topology& topo, uint64_t ts, uint32_t block_bytes) {
+  const NetworkParams p;
+  const sw::BlockSpace space(s.header.collective, topo, s.header.pieces, s.header.root);
+  uint64_t total = 0;
+  for (const sw::Step& st : s.steps) {
+    uint64_t worst = 0;
+    for (const sw::Message& m : st.messages) {
+      const uint64_t flits = std::max<uint64_t>(1, (sw::message_blocks(space, st, m) * block_bytes + 15) / 16);
+      worst = std::max(worst, flits + topo.route_hops(m.src, m.dst, m.route) * uint64_t(p.link_latency + p.router_latency));
+    }
+    total += st.messages.empty() ? 1 : ts + worst + 2 * p.local_latency + p.router_latency;
+  }
+  const uint64_t B = 2 * build_barrier_tree(topo).height * p.barrier_hop_latency + 2;
+  return total + (s.steps.size() - 1) * (B - 1);
+}
+
+TEST(CycleCli, FormulaHoldsOnRingAndT4WithBarriersEverywhere) {
+  for (const auto& [algo, dims] : {std::pair{"ring", "16"}, std::pair{"t4", "8x8"}, std::pair{"t1", "4x6"}}) {
+    if (!sw::find_algorithm(algo)) continue;
+    const Topology topo = Topology::parse(dims, false);
+    sw::Schedule s = testing::generate(algo, topo);
+    for (sw::Step& st : s.steps) st.sync = sw::SyncMark::kBarrier;
+    // Write the schedule with a barrier at every boundary and run the file through the CLI.
+    const std::string path = testing::temp_path(std::string(algo) + ".sched");
+    {
+      sw::ScheduleWriter w(path);
+      s.replay(w);
+    }
+    const Cli r = torx("run --schedule " + path + " --topo " + dims + " --model cycle --json -");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    ASSERT_EQ(j["link_conflicts"].get<int>(), 0) << algo << " must be contention-free";
+    const uint64_t want = formula(s, topo, 100, 64);
+    EXPECT_EQ(j["cycles"].get<uint64_t>(), want) << algo << " on " << dims;
+    EXPECT_EQ(j["cycle_model"]["predicted_cycles"].get<uint64_t>(), want);
+    EXPECT_EQ(j["cycle_model"]["blocked_cycles"].get<uint64_t>(), 0u);
+    EXPECT_EQ(j["cycle_model"]["barriers"].get<size_t>(), s.steps.size() - 1);
+  }
+}
+
+TEST(CycleCli, DoneWhenCommandsCheckOk) {
+  for (const char* args : {"t4 --topo 16x16", "ring --topo 64", "direct --topo 16x16"}) {
+    const std::string a = args;
+    if (!sw::find_algorithm(a.substr(0, a.find(' ')))) continue;
+    const Cli r = torx(std::string("run ") + args + " --model cycle --json -");
+    ASSERT_EQ(r.code, 0) << args << "\n" << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_TRUE(j["check"]["ok"].get<bool>()) << args;
+    EXPECT_EQ(j["schema"], "torx.result/1");
+    for (const char* key : {"params", "predicted_cycles", "barriers", "barrier_latency", "step_start", "step_end",
+                            "link_flits", "blocked_cycles", "injection_stall_cycles", "mean_buffer_flits",
+                            "max_vc_occupancy", "router_evaluations", "load_seconds", "run_seconds"})
+      EXPECT_TRUE(j["cycle_model"].contains(key)) << key;
+  }
+}
+
+TEST(CycleCli, SameInputsSameCyclesAndByteIdenticalTrace) {
+  const std::string a = testing::temp_path("a.vcd"), b = testing::temp_path("b.vcd");
+  const Cli r1 = torx("run direct --topo 4x3 --model cycle --seed 7 --json - --trace " + a);
+  const Cli r2 = torx("run direct --topo 4x3 --model cycle --seed 7 --json - --trace " + b);
+  ASSERT_EQ(r1.code, 0) << r1.err;
+  ASSERT_EQ(r2.code, 0) << r2.err;
+  const json j1 = json::parse(r1.out), j2 = json::parse(r2.out);
+  EXPECT_EQ(j1["cycles"], j2["cycles"]);
+  EXPECT_EQ(j1["cycle_model"]["link_flits"], j2["cycle_model"]["link_flits"]);
+  EXPECT_EQ(j1["cycle_model"]["step_end"], j2["cycle_model"]["step_end"]);
+  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+  const std::string va((std::istreambuf_iterator<char>(fa)), {}), vb((std::istreambuf_iterator<char>(fb)), {});
+  EXPECT_GT(va.size(), 1000u);
+  EXPECT_TRUE(va == vb) << "the VCD differs between two runs of the same inputs";
+  const Cli r3 = torx("run direct --topo 4x3 --model cycle --seed 8 --json -");
+  EXPECT_EQ(json::parse(r3.out)["cycles"], j1["cycles"]) << "content does not change timing";
+}
+
+TEST(CycleCli, DeadlockExitsThreeWithEveryStuckWorm) {
+  const std::string path = testing::temp_path("deadlock.sched");
+  std::ofstream(path) << testing::ring_all_to_all_plus(8);
+  const Cli r = torx("run --schedule " + path +
+                     " --topo 8 --model cycle --block-bytes 512 --ts 0 --param dateline=0 --param vcs_per_class=2 "
+                     "--watchdog 300");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("stopped: watchdog: no flit moved for 300 cycles"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("head: flit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("waiting for a free VC"), std::string::npos) << r.err;
+  // The same schedule with the dateline completes.
+  const Cli ok = torx("run --schedule " + path + " --topo 8 --model cycle --block-bytes 512 --ts 0 --json -");
+  EXPECT_NE(ok.code, 3) << ok.err;
+  EXPECT_EQ(json::parse(ok.out)["check"]["missing"].get<int>(), 0);
+}
+
+TEST(CycleCli, CorruptionExitsOne) {
+  const std::string path = testing::temp_path("corrupt.sched");
+  std::ofstream(path) << testing::header("3") << "step\n0 -> 1 x+ fault=corrupt | 0>1\n1 -> 2 x+ | 1>2\n2 -> 0 x+ | 2>0\n"
+                      << "step\n0 -> 2 x- | 0>2\n1 -> 0 x- | 1>0\n2 -> 1 x- | 2>1\nend\n";
+  const Cli r = torx("run --schedule " + path + " --topo 3 --model cycle --json -");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(json::parse(r.out)["check"]["corrupted"].get<int>(), 1);
+}
+
+TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run direct --topo 4 --model cycle --sync local", "--sync local: not available in the cycle model"},
+      {"run direct --topo 4 --model cycle --sync priority", "--sync priority"},
+      {"run direct --topo 4 --model cycle --sync software", "--sync software"},
+      {"run direct --topo 4 --model rtl", "--model rtl"},
+      {"run direct --topo 4 --trace x.vcd", "--trace"},
+      {"run direct --topo 4 --watchdog 10", "--watchdog"},
+      {"run direct --topo 4 --model cycle --param bogus=1", "unknown parameter 'bogus'"},
+      {"run direct --topo 4 --model cycle --param buffer_depth=0", "buffer_depth"},
+      {"run direct --topo 4 --model cycle --flit-bytes 33", "--flit-bytes 33"},
+      {"run direct --topo 4 --model cycle --gossip-hw", "--gossip-hw"},
+  };
+  for (const auto& [args, needle] : cases) {
+    const Cli r = torx(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+  }
+}
+
+TEST(CycleCli, AllPortInterfacesOverrideTheScheduleModel) {
+  // direct is a one-port schedule; --ports all gives every node one injection and one ejection
+  // channel per direction: the same blocks arrive, no later than through one channel.
+  const Cli one = torx("run direct --topo 4x4 --model cycle --json -");
+  const Cli all = torx("run direct --topo 4x4 --model cycle --ports all --json -");
+  ASSERT_EQ(one.code, 0) << one.err;
+  ASSERT_EQ(all.code, 0) << all.err;
+  const json j1 = json::parse(one.out), ja = json::parse(all.out);
+  EXPECT_EQ(ja["ports"], "all");
+  EXPECT_TRUE(ja["check"]["ok"].get<bool>());
+  EXPECT_LE(ja["cycles"].get<uint64_t>(), j1["cycles"].get<uint64_t>());
+}
+
+TEST(CycleCli, SyncNoneRunsWithoutBarriers) {
+  const Cli r = torx("run direct --topo 4x4 --model cycle --sync none --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["sync"], "none");
+  EXPECT_EQ(j["cycle_model"]["barriers"].get<int>(), 0);
+  EXPECT_TRUE(j["check"]["ok"].get<bool>());
+}
+
+}  // namespace
+}  // namespace torx::model
