@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,21 @@ inline std::string ring_all_to_all_plus(int n) {
       s += std::to_string(i) + " -> " + std::to_string(j) + " x+ | " + std::to_string(i) + ">" + std::to_string(j) + "\n";
     }
   return s + "end\n";
+}
+
+// The first of `candidates` (dimensions, wrap) that meets the algorithm's preconditions, so that
+// algorithms landing later are picked up automatically.
+inline std::optional<sw::Topology> first_accepted(const sw::Algorithm& a,
+                                                  const std::vector<std::pair<std::vector<int>, bool>>& candidates) {
+  for (const auto& [dims, wrap] : candidates) {
+    const sw::Topology t(dims, wrap);
+    try {
+      a.check(t, sw::AlgorithmOptions{});
+      return t;
+    } catch (const sw::PreconditionError&) {
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace torx::model::testing

@@ -18,19 +18,9 @@ namespace {
 using sw::Topology;
 
 std::optional<Topology> small_topology(const sw::Algorithm& a) {
-  const std::vector<std::pair<std::vector<int>, bool>> candidates = {
+  return testing::first_accepted(a, {
       {{16}, true}, {{9}, true}, {{8, 8}, true}, {{5, 5}, true}, {{4, 4}, true}, {{6, 4}, true}, {{4, 4}, false},
-      {{4, 4, 4}, true}, {{8, 8, 8}, true}, {{2, 2, 2, 2}, true}};
-  for (const auto& [dims, wrap] : candidates) {
-    const Topology t(dims, wrap);
-    try {
-      sw::AlgorithmOptions o;
-      a.check(t, o);
-      return t;
-    } catch (const sw::PreconditionError&) {
-    }
-  }
-  return std::nullopt;
+      {{4, 4, 4}, true}, {{8, 8, 8}, true}, {{2, 2, 2, 2}, true}});
 }
 
 uint64_t formula(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, int tree_height) {

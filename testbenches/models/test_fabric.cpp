@@ -98,20 +98,10 @@ TEST(Fabric, SameInputsSameCyclesAndSeedChangesOnlyContent) {
 // Small topologies on which each registered algorithm can run (the first that meets its
 // preconditions), so that algorithms landing later are picked up automatically.
 std::optional<Topology> small_topology(const sw::Algorithm& a) {
-  const std::vector<std::pair<std::vector<int>, bool>> candidates = {
+  return testing::first_accepted(a, {
       {{8}, true},        {{5}, true},        {{4, 4}, true},   {{8, 8}, true},    {{3, 4}, true},
       {{4, 4}, false},    {{4, 4, 4}, true},  {{8, 8, 8}, true}, {{2, 2, 2, 2}, true}, {{9}, true},
-      {{5, 5}, true},     {{3, 3, 3}, true},  {{16}, true},     {{4, 4, 4}, false}};
-  for (const auto& [dims, wrap] : candidates) {
-    const Topology t(dims, wrap);
-    try {
-      sw::AlgorithmOptions o;
-      a.check(t, o);
-      return t;
-    } catch (const sw::PreconditionError&) {
-    }
-  }
-  return std::nullopt;
+      {{5, 5}, true},     {{3, 3, 3}, true},  {{16}, true},     {{4, 4, 4}, false}});
 }
 
 TEST(Fabric, EveryAlgorithmChecksOkAndAgreesWithTheStepModel) {
