@@ -32,7 +32,7 @@ struct CycleFigures {
   std::vector<uint64_t> link_flits;     // per directed network link, in LinkId order (node * ports + port)
   uint64_t blocked_cycles = 0;          // sum over cycles of router VCs holding a flit that could not advance
   uint64_t injection_stall_cycles = 0;  // sum over cycles of injection channels waiting for a credit
-  double mean_buffer_flits = 0;         // flits in router input buffers, mean over cycles
+  double mean_buffer_flits = 0;         // flits in router input buffers (and the links into them), mean over cycles
   uint32_t max_vc_occupancy = 0;        // fullest VC buffer, in flits
   uint64_t router_evaluations = 0;      // router-cycles actually evaluated (idle routers are skipped)
   double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
