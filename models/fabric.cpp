@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <thread>
 
 namespace torx::model {
 
@@ -33,7 +34,7 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, Program* program, Node
     rc.buffer_depth = p.buffer_depth;
     rc.payload_words = (spec_.flit_bytes + 7) / 8;
     Router* r = arena_.alloc<Router>(1);
-    new (r) Router(rc, spec_.routing[v], topo_, &counters_, arena_, &sched_);
+    new (r) Router(rc, spec_.routing[v], topo_, counters_, arena_, &sched_);
     routers_.push_back(r);
     sched_.add(r);
   }
@@ -46,7 +47,7 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, Program* program, Node
     nc.block_bytes = spec_.block_bytes;
     nc.injection_depth = p.buffer_depth;
     nc.ejection_depth = p.buffer_depth;
-    nis_.push_back(std::make_unique<NetworkInterface>(nc, program_, memory_, &stats_, &counters_, &sched_));
+    nis_.push_back(std::make_unique<NetworkInterface>(nc, program_, memory_, &stats_, counters_, &sched_));
     sched_.add(nis_.back().get());
   }
   for (sw::NodeId v = 0; v < n; ++v) {
@@ -115,6 +116,7 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, Program* program, Node
   stats_.step_end.assign(steps, 0);
   stats_.step_open.assign(steps, 0);
   for (uint32_t m = 0; m < program_->messages(); ++m) ++stats_.step_open[program_->message(m).step];
+  set_threads(p.threads);
 }
 
 Fabric::~Fabric() {
@@ -143,6 +145,30 @@ void Fabric::connect_all() {
 
 void Fabric::set_observer(FlitObserver* o) {
   for (size_t i = 0; i < nlinks_; ++i) links_[i].set_observer(o);
+  observed_ = o != nullptr;
+  if (observed_) set_threads(1);  // the observer sees flits in one order
+}
+
+int Fabric::set_threads(int threads) {
+  int n = threads;
+  if (n == 0) n = routers_.size() >= 1024 && std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  if (observed_) n = 1;
+  // Lane 1 takes the network interfaces and barrier units (ids after the routers'), which meet the
+  // routers only at the injection and ejection links, and as many of the last routers as balance
+  // the two lanes' time (the scheduler moves the split; at least an eighth of the routers stay on
+  // lane 0). The interfaces share the run's statistics and node memory, so they stay together.
+  const uint32_t nr = static_cast<uint32_t>(routers_.size());
+  sched_.set_lanes(n, nr, nr / 8, nr);
+  return n;
+}
+
+NetworkCounters Fabric::counters() const {
+  NetworkCounters s;
+  for (const NetworkCounters& c : counters_) {
+    s.flit_moves += c.flit_moves;
+    s.flits_in_buffers += c.flits_in_buffers;
+  }
+  return s;
 }
 
 void Fabric::start() {
@@ -156,9 +182,10 @@ void Fabric::start() {
 void Fabric::step() {
   const uint64_t now = sched_.cycle();
   evaluations_ += sched_.step();
-  occupancy_sum_ += counters_.flits_in_buffers;
-  if (counters_.flit_moves != last_moves_) {
-    last_moves_ = counters_.flit_moves;
+  const NetworkCounters c = counters();
+  occupancy_sum_ += c.flits_in_buffers;
+  if (c.flit_moves != last_moves_) {
+    last_moves_ = c.flit_moves;
     last_move_cycle_ = now;
   }
   if (status_ != RunStatus::kRunning) return;

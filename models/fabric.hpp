@@ -78,11 +78,15 @@ class Fabric {
   size_t link_count() const { return nlinks_; }
   Link& link(size_t i) { return links_[i]; }
   Scheduler& scheduler() { return sched_; }
+  // Evaluates with `threads` lanes (0: automatic, see NetworkParams::threads); call before start().
+  // Returns the lanes in use. One lane while a flit observer (a trace) is set.
+  int set_threads(int threads);
+  int threads() const { return sched_.lanes(); }
   void set_observer(FlitObserver* o);
 
   // --- results -------------------------------------------------------------------------------------
   const RunStats& stats() const { return stats_; }
-  const NetworkCounters& counters() const { return counters_; }
+  NetworkCounters counters() const;  // summed over the lanes
   uint64_t evaluations() const { return evaluations_; }
   uint64_t buffer_flit_cycles() const { return occupancy_sum_; }
   uint64_t flit_hops() const;
@@ -101,7 +105,7 @@ class Fabric {
   NodeMemory* memory_;
   int local_ = 1;
   Scheduler sched_;
-  NetworkCounters counters_;
+  NetworkCounters counters_[kMaxLanes];  // one per lane (scheduler.hpp)
   RunStats stats_;
   Arena arena_;                    // routers and their buffers, in node order (arena.hpp)
   std::vector<Router*> routers_;   // constructed in arena_, destroyed by ~Fabric
@@ -112,6 +116,7 @@ class Fabric {
   std::vector<Link*> net_link_;
   size_t inj_base_ = 0, ej_base_ = 0;
   RunStatus status_ = RunStatus::kRunning;
+  bool observed_ = false;
   uint64_t last_move_cycle_ = 0;
   uint64_t last_moves_ = 0;
   uint64_t evaluations_ = 0;

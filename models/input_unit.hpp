@@ -23,11 +23,20 @@
 
 #include "models/check.hpp"
 #include "models/flit.hpp"
+#include "models/scheduler.hpp"
 
 namespace torx::model {
 
 enum class VcState : uint8_t { kIdle, kWaitVc, kActive };
 struct InputVc;
+
+// Counters shared by all blocks of a network, one copy per lane (scheduler.hpp: blocks add to
+// counters[tl_lane]; the sums commute, so neither the evaluation order nor the lanes matter).
+struct alignas(64) NetworkCounters {
+  uint64_t flit_moves = 0;        // flits that advanced this run (links, injection and ejection)
+  uint64_t flits_in_buffers = 0;  // flits in router input buffers now (counting those on the links into them;
+                                  // one lane's copy may wrap below zero, the sum over lanes does not)
+};
 
 // What a link needs to write into an input buffer, copied into the link when it is attached so that
 // a send touches only the receiving VC's register line and the buffer slot.
@@ -37,7 +46,7 @@ struct FlitSink {
   uint32_t depth = 0;
   uint32_t vcs = 0;
   uint32_t block = 0;            // the receiver's scheduler id
-  uint64_t* buffered = nullptr;  // network-wide count of flits in input buffers (may be null)
+  NetworkCounters* counters = nullptr;  // the network's counters, one per lane (may be null)
 };
 
 struct InputVc {
@@ -50,7 +59,15 @@ struct InputVc {
   uint8_t out_class_q = 0;
   uint8_t out_vc_q = 0;
   uint32_t msg_q = 0;
-  uint32_t count() const { return tail - head_q; }
+  // head_q and tail are the two ends' only shared words: with two lanes (scheduler.hpp) the writer
+  // and the reader may be different threads, so each end publishes its counter with a release
+  // store and reads the other's with an acquire load (plain moves on x86). A flit published in
+  // cycle t is never due before t + 1, so seeing it or not in cycle t changes nothing.
+  uint32_t tail_acquire() const { return __atomic_load_n(&tail, __ATOMIC_ACQUIRE); }
+  uint32_t head_acquire() const { return __atomic_load_n(&head_q, __ATOMIC_ACQUIRE); }
+  void publish_tail() { __atomic_store_n(&tail, tail + 1, __ATOMIC_RELEASE); }   // writer only
+  void advance_head() { __atomic_store_n(&head_q, head_q + 1, __ATOMIC_RELEASE); }  // reader only
+  uint32_t count() const { return tail_acquire() - head_acquire(); }
 };
 
 class InputUnit {
@@ -73,10 +90,9 @@ class InputUnit {
   uint64_t vc_mask() const {
     uint64_t m = 0;
     for (int v = 0; v < vcs_; ++v)
-      if (vc_[v].tail != vc_[v].head_q) m |= uint64_t{1} << v;
+      if (vc_[v].count() != 0) m |= uint64_t{1} << v;
     return m;
   }
-  uint32_t max_count() const { return max_count_; }   // fullest any VC FIFO of the port has been
   const Flit& front(int v) const { return buf_[static_cast<size_t>(v) * depth_ + vc_[v].head_slot]; }
   // i-th entry of VC v counted from the head (inspection).
   const Flit& at(int v, uint32_t i) const { return buf_[static_cast<size_t>(v) * depth_ + (vc_[v].head_q + i) % depth_]; }
@@ -92,20 +108,19 @@ class InputUnit {
   void pushed(int v) {
     InputVc& r = vc_[v];
     r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1 == depth_ ? 0 : r.tail_slot + 1);
-    ++r.tail;
+    r.publish_tail();
   }
   // Router side: the head flit of VC v has left. Returns whether the VC is now empty.
   bool pop(int v) {
     InputVc& r = vc_[v];
-    const uint32_t c = r.tail - r.head_q;  // entries before the pop: the occupancy statistic
-    if (c > max_count_) max_count_ = c;
     r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
-    return ++r.head_q == r.tail;
+    r.advance_head();
+    return r.head_q == r.tail_acquire();
   }
   uint32_t payload_words() const { return payload_words_; }
   // The buffer as a link's far end, for the block with scheduler id `block`.
-  FlitSink sink(uint32_t block, uint64_t* buffered) {
-    return FlitSink{vc_, buf_, static_cast<uint32_t>(depth_), static_cast<uint32_t>(vcs_), block, buffered};
+  FlitSink sink(uint32_t block, NetworkCounters* counters) {
+    return FlitSink{vc_, buf_, static_cast<uint32_t>(depth_), static_cast<uint32_t>(vcs_), block, counters};
   }
 
  private:
@@ -114,7 +129,6 @@ class InputUnit {
   uint32_t payload_words_ = kMaxFlitWords;
   InputVc* vc_ = nullptr;
   Flit* buf_ = nullptr;
-  uint32_t max_count_ = 0;
 };
 
 }  // namespace torx::model

@@ -54,25 +54,27 @@ class LatencyLine {
   }
 
   uint32_t latency() const { return latency_; }
-  bool empty() const { return head_ == tail_; }
-  size_t size() const { return tail_ - head_; }
+  // One writer and one reader, possibly on different lanes (scheduler.hpp, "Two lanes"): each
+  // publishes its counter with a release store and reads the other's with an acquire load.
+  bool empty() const { return head() == tail(); }
+  size_t size() const { return tail() - head(); }
 
   // Writer side: `value` becomes visible at cycle now + latency.
   void push(uint64_t now, const T& value) {
-    TORX_MODEL_CHECK(tail_ - head_ <= mask_, "latency line overflow");
+    TORX_MODEL_CHECK(tail_ - head() <= mask_, "latency line overflow");
     due_[tail_ & mask_] = now + latency_;
     values_[tail_ & mask_] = value;
-    ++tail_;
+    __atomic_store_n(&tail_, tail_ + 1, __ATOMIC_RELEASE);
   }
   // Reader side: whether the oldest value is visible in cycle `now`.
-  bool ready(uint64_t now) const { return head_ != tail_ && due_[head_ & mask_] <= now; }
+  bool ready(uint64_t now) const { return head_ != tail() && due_[head_ & mask_] <= now; }
   const T& front() const { return values_[head_ & mask_]; }
   uint64_t front_due() const { return due_[head_ & mask_]; }
-  void pop() { ++head_; }
+  void pop() { __atomic_store_n(&head_, head_ + 1, __ATOMIC_RELEASE); }
 
   // The value pushed in cycle `now`, if any (what the wire carries in that cycle: VCD traces).
   const T* pushed_in(uint64_t now) const {
-    if (head_ == tail_) return nullptr;
+    if (head() == tail()) return nullptr;
     const size_t i = (tail_ - 1) & mask_;
     return due_[i] == now + latency_ ? &values_[i] : nullptr;
   }
@@ -81,6 +83,9 @@ class LatencyLine {
   uint64_t due_at(size_t i) const { return due_[(head_ + i) & mask_]; }
 
  private:
+  size_t head() const { return __atomic_load_n(&head_, __ATOMIC_ACQUIRE); }
+  size_t tail() const { return __atomic_load_n(&tail_, __ATOMIC_ACQUIRE); }
+
   size_t head_ = 0;
   size_t tail_ = 0;
   size_t mask_ = 0;

@@ -92,17 +92,25 @@ class Link {
     __builtin_prefetch(&sink_.regs[vc], 1);
     __builtin_prefetch(&sink_.ram[static_cast<size_t>(vc) * sink_.depth + slot], 1);
   }
+  // The sender's credit bit (LinkEnd::mask) may be set by the receiver's lane while the sender's
+  // lane clears it: both sides use atomic read-modify-writes, and the sender clears the bit first
+  // and then looks again, so a credit pushed meanwhile keeps its bit (scheduler.hpp, "Two lanes").
   Credit take_credit() {
     const Credit c = credits_.front();
     credits_.pop();
-    if (credits_.empty()) *tx_.mask &= ~tx_.bit;
+    if (credits_.empty()) {
+      __atomic_fetch_and(tx_.mask, ~tx_.bit, __ATOMIC_SEQ_CST);
+      if (!credits_.empty()) __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_RELAXED);
+    }
     return c;
   }
+  // The credit bits of a sender (read at the start of its evaluation).
+  static uint64_t credit_bits(const uint64_t& mask) { return __atomic_load_n(&mask, __ATOMIC_ACQUIRE); }
 
   // --- receiver (downstream) side ----------------------------------------------------------------
   void send_credit(uint64_t now, Credit c) {
     credits_.push(now, c);
-    *tx_.mask |= tx_.bit;
+    __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_SEQ_CST);
     sched_->wake_at(tx_.block, now + credits_.latency());
   }
 
@@ -124,7 +132,7 @@ class Link {
   Flit& slot_ref(uint8_t vc, uint16_t slot) {
     TORX_MODEL_CHECK(vc < sink_.vcs, "flit sent on a VC the input port does not have");
     const InputVc& r = sink_.regs[vc];
-    TORX_MODEL_CHECK(r.tail - r.head_q < sink_.depth, "input buffer overflow: upstream credit counter out of step");
+    TORX_MODEL_CHECK(r.tail - r.head_acquire() < sink_.depth, "input buffer overflow: upstream credit counter out of step");
     TORX_MODEL_CHECK(r.tail_slot == slot, "sender's write pointer mirror out of step");
     return sink_.ram[static_cast<size_t>(vc) * sink_.depth + slot];
   }
@@ -133,8 +141,8 @@ class Link {
     g.due = now + latency_;
     InputVc& r = sink_.regs[vc];
     r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1u == sink_.depth ? 0 : r.tail_slot + 1);
-    ++r.tail;
-    if (sink_.buffered) ++*sink_.buffered;
+    r.publish_tail();  // after the slot is written (release: a reader that sees the count sees the flit)
+    if (sink_.counters) ++sink_.counters[tl_lane].flits_in_buffers;
     sched_->wake_at(sink_.block, g.due);
     ++flit_count_;
     last_ = &g;

@@ -171,6 +171,7 @@ void CycleNetwork::fill_report(sw::RunReport& rep, double wall_seconds) const {
   uint64_t evals = 0;
   for (sw::NodeId v = 0; v < topo_.nodes(); ++v) evals += f.router(v).stats().evaluations;
   c.router_evaluations = evals;
+  c.threads = f.threads();
   rep.cycle_model = std::move(c);
 }
 

@@ -76,11 +76,11 @@ void NetworkInterface::evaluate(uint64_t now) {
     eject(now, ej_[c], f);
     buf.pop(0);
     ej_[c].link->send_credit(now, Credit{0});
-    ++counters_->flit_moves;
+    ++counters_[tl_lane].flit_moves;
     ++stats_->flits_ejected;
   }
   // 2. Credits from the router's injection buffers, usable in this cycle.
-  for (uint64_t m = credit_mask_; m; m &= m - 1) {
+  for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) {
     InjectionChannel& c = inj_[__builtin_ctzll(m)];
     Link* l = c.link;
     while (l->credit_ready(now)) {
@@ -113,7 +113,7 @@ void NetworkInterface::evaluate(uint64_t now) {
     c.tail_slot = c.link->next_slot(c.tail_slot);
     --c.credit_delta;
     ++c.next_flit;
-    ++counters_->flit_moves;
+    ++counters_[tl_lane].flit_moves;
     ++stats_->flits_injected;
     if (tail) {
       TORX_MODEL_CHECK(c.block == c.blocks->size(), "packetizer did not consume every block of the message");
@@ -135,7 +135,7 @@ void NetworkInterface::prefetch(int stage) const {
   }
   if (stage == 2) {
     for (size_t c = 0; c < ej_buf_.size(); ++c)
-      if (ej_regs_[c].tail != ej_regs_[c].head_q) __builtin_prefetch(&ej_buf_[c].front(0));
+      if (ej_regs_[c].count() != 0) __builtin_prefetch(&ej_buf_[c].front(0));
     for (const InjectionChannel& c : inj_)
       if (c.state_q != ChState::kIdle) c.link->prefetch_flit_path();
     return;

@@ -50,6 +50,11 @@ struct NetworkParams {
   uint64_t watchdog_cycles = 10000;
   // Hard limit on simulated cycles (0 = none); reaching it is reported like the watchdog.
   uint64_t max_cycles = 0;
+  // Threads that evaluate the network (scheduler.hpp, "Two lanes"): 1, 2 (network interfaces,
+  // barrier units and a balanced share of the routers on the second), or 0 = automatic (2 on
+  // networks of 1024 routers or more when the machine has two cores, else 1). The results do not
+  // depend on it, only the speed.
+  int threads = 0;
 };
 
 // One row of the parameter table: name as written on the command line, description, and accessors.

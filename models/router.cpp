@@ -89,7 +89,7 @@ void Router::evaluate(uint64_t now) {
   uint32_t blocked = 0;
 
   // 1. Credits that reach this router in this cycle can be spent in this cycle.
-  for (uint64_t m = credit_mask_; m; m &= m - 1) {
+  for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) {
     const int o = __builtin_ctzll(m);
     Link* l = port_[o].out_link;
     OutputVc* ovc = out_vc_ + port_[o].first_vc;
@@ -114,10 +114,13 @@ void Router::evaluate(uint64_t now) {
     const int vstart = port.vc_rr_q;
     for (int j = 0, v = vstart; j < nv; ++j, v = (v + 1 == nv ? 0 : v + 1)) {
       InputVc& r = regs[v];
-      if (r.tail == r.head_q) continue;
-      occupied |= bit(p);
+      if (r.tail_acquire() == r.head_q) continue;
       const Flit& f = in_ram_[(static_cast<size_t>(port.first_vc) + v) * depth_ + r.head_slot];
-      if (f.due > now) continue;  // still on the link or in the pipeline
+      // Still on the link or in the pipeline: the link woke this router for the cycle it is due.
+      // (Only VCs with a due front keep the router awake, so a flit published in this cycle by a
+      // block of the other lane cannot change what the router does: scheduler.hpp, "Two lanes".)
+      if (f.due > now) continue;
+      occupied |= bit(p);
       if (r.state_q != VcState::kActive) {
         // A head at the front: route computation (once), then VC allocation (until it succeeds).
         // A failed request changes nothing, so a router whose heads all wait sleeps.
@@ -174,15 +177,24 @@ void Router::evaluate(uint64_t now) {
       r.state_q = VcState::kIdle;
       out.owner_q = kVcFree;
     }
-    // Pop, after the last read of f (its slot may be rewritten from now on).
-    const uint32_t before = r.tail - r.head_q;
-    if (before > max_occupancy_) max_occupancy_ = before;
+    // Pop, after the last read of f (its slot may be rewritten from now on). The occupancy figure
+    // (network ports; entries before the pop, counting flits still on the link) leaves out a flit
+    // the upstream router sent in this very cycle: whether it is visible yet depends on evaluation
+    // order and lanes (scheduler.hpp), so counting it would make the figure depend on them.
+    if (p < np) {
+      uint32_t before = r.tail_acquire() - r.head_q;
+      if (before > max_occupancy_ && before > 1) {
+        const Flit& last = in_ram_[(static_cast<size_t>(ip.first_vc) + v) * depth_ + (r.head_slot + before - 1) % depth_];
+        if (last.due >= now + ip.in_link->latency()) --before;  // sent in this cycle
+      }
+      if (before > max_occupancy_) max_occupancy_ = before;
+    }
     r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
-    ++r.head_q;
-    --counters_->flits_in_buffers;
+    r.advance_head();
+    --counters_[tl_lane].flits_in_buffers;
     if (o < np) ++stats_.flit_hops;
     else ++stats_.flits_ejected;
-    ++counters_->flit_moves;
+    ++counters_[tl_lane].flit_moves;
     changed_ = true;
   }
   stats_.blocked_vc_cycles += blocked;
@@ -210,7 +222,7 @@ void Router::prefetch(int stage) const {
       const RouterPort& port = port_[p];
       for (int v = 0; v < port.vcs; ++v) {
         const InputVc& r = in_vc_[port.first_vc + v];
-        if (r.tail != r.head_q && r.state_q == VcState::kActive) {
+        if (r.tail_acquire() != r.head_q && r.state_q == VcState::kActive) {
           const RouterPort& out = port_[r.out_port_q];
           out.out_link->prefetch_sink(r.out_vc_q, out_vc_[out.first_vc + r.out_vc_q].tail_slot);
         }
@@ -224,7 +236,7 @@ void Router::prefetch(int stage) const {
     const RouterPort& port = port_[p];
     for (int v = 0; v < port.vcs; ++v) {
       const InputVc& r = in_vc_[port.first_vc + v];
-      if (r.tail == r.head_q) continue;
+      if (r.tail_acquire() == r.head_q) continue;
       __builtin_prefetch(&in_ram_[(static_cast<size_t>(port.first_vc) + v) * depth_ + r.head_slot]);
       if (r.state_q == VcState::kActive) {
         port_[r.out_port_q].out_link->prefetch_flit_path();
@@ -232,7 +244,7 @@ void Router::prefetch(int stage) const {
       }
     }
   }
-  for (uint64_t m = credit_mask_; m; m &= m - 1) port_[__builtin_ctzll(m)].out_link->prefetch_credit_path();
+  for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) port_[__builtin_ctzll(m)].out_link->prefetch_credit_path();
 }
 
 std::string Router::port_name(int port, bool input) const {

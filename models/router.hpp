@@ -56,11 +56,6 @@
 
 namespace torx::model {
 
-// Counters shared by all routers of a network (sums commute, so evaluation order does not matter).
-struct NetworkCounters {
-  uint64_t flit_moves = 0;        // flits that advanced this run (links, injection and ejection)
-  uint64_t flits_in_buffers = 0;  // flits in router input buffers now (counting those on the links into them)
-};
 
 struct RouterStats {
   uint64_t evaluations = 0;         // cycles in which the router was evaluated (not idle)
@@ -91,7 +86,7 @@ class Router : public Clocked {
   // link writes into input `port`'s buffers; an output link returns credits to output `port`.
   void connect_input(int port, Link* link) {
     port_[port].in_link = link;
-    link->attach(in_[port].sink(clock_id(), &counters_->flits_in_buffers));
+    link->attach(in_[port].sink(clock_id(), counters_));
   }
   void connect_output(int port, Link* link) { port_[port].out_link = link; }
   // The router as the receiver of output `port`'s credits (for Link::configure).

@@ -121,6 +121,7 @@ std::string report_json(const RunReport& r, int indent) {
                         {"mean_buffer_flits", c.mean_buffer_flits},
                         {"max_vc_occupancy", c.max_vc_occupancy},
                         {"router_evaluations", c.router_evaluations},
+                        {"threads", c.threads},
                         {"load_seconds", c.load_seconds},
                         {"run_seconds", c.run_seconds}};
   }
@@ -164,9 +165,9 @@ std::string report_text(const RunReport& r) {
     s += fmt::format("  {:<20} {} VC-cycles blocked, {:.2f} flits buffered on average, busiest link {} flits\n", "",
                      c.blocked_cycles, c.mean_buffer_flits, busiest);
     if (r.sim.router_cycles && r.sim.flit_hops && c.run_seconds > 0)
-      s += fmt::format("  {:<20} load {:.3f} s, run {:.3f} s: {:.2f} M router-cycles/s, {:.2f} M flit-hops/s\n",
-                       "simulation", c.load_seconds, c.run_seconds, *r.sim.router_cycles / c.run_seconds / 1e6,
-                       *r.sim.flit_hops / c.run_seconds / 1e6);
+      s += fmt::format("  {:<20} load {:.3f} s, run {:.3f} s{}: {:.2f} M router-cycles/s, {:.2f} M flit-hops/s\n",
+                       "simulation", c.load_seconds, c.run_seconds, c.threads > 1 ? fmt::format(" on {} threads", c.threads) : "",
+                       *r.sim.router_cycles / c.run_seconds / 1e6, *r.sim.flit_hops / c.run_seconds / 1e6);
   }
   const CheckResult& c = r.check;
   if (!r.checked) {

@@ -35,6 +35,7 @@ struct CycleFigures {
   double mean_buffer_flits = 0;         // flits in router input buffers (and the links into them), mean over cycles
   uint32_t max_vc_occupancy = 0;        // fullest VC buffer, in flits
   uint64_t router_evaluations = 0;      // router-cycles actually evaluated (idle routers are skipped)
+  int threads = 1;                      // threads that evaluated the network (results do not depend on it)
   double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
   double run_seconds = 0;               // simulating it, up to the last block stored
 };

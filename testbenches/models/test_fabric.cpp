@@ -73,6 +73,61 @@ TEST(Fabric, EvaluationOrderDoesNotChangeAnyFlitMovement) {
   }
 }
 
+// Everything a run reports except its speed.
+struct RunFigures {
+  uint64_t cycles, evaluations, blocked, occupancy, buffer_flit_cycles, flit_hops;
+  std::vector<uint64_t> link_flits, step_first_issue, step_end;
+  bool ok;
+  bool operator==(const RunFigures& o) const {
+    return std::tie(cycles, evaluations, blocked, occupancy, buffer_flit_cycles, flit_hops, link_flits, step_first_issue,
+                    step_end, ok) == std::tie(o.cycles, o.evaluations, o.blocked, o.occupancy, o.buffer_flit_cycles,
+                                              o.flit_hops, o.link_flits, o.step_first_issue, o.step_end, o.ok);
+  }
+};
+
+// threads = 2 with `split`: the routers from `split` on join the interfaces on lane 1, so that
+// router-to-router links cross between the threads too (the scheduler's balancing moves the split
+// only on large networks).
+RunFigures run_with_threads(const std::string& algo, const Topology& topo, int threads, const std::string& sync,
+                            uint32_t split = 0) {
+  const sw::Schedule s = generate(algo, topo);
+  CycleOptions o;
+  o.block_bytes = 128;
+  o.ts_cycles = 5;
+  o.sync = sync;
+  o.params.threads = threads;
+  CycleNetwork net(s, topo, o);
+  EXPECT_EQ(net.fabric().threads(), threads);
+  if (threads == 2 && split) net.fabric().scheduler().set_lanes(2, split, split, split);
+  net.run();
+  const Fabric& f = net.fabric();
+  return {f.stats().last_store, f.evaluations(), f.blocked_vc_cycles(), f.max_vc_occupancy(), f.buffer_flit_cycles(),
+          f.flit_hops(), f.link_flits(), f.stats().step_first_issue, f.stats().step_end,
+          sw::check_delivery(net.memory()).ok};
+}
+
+TEST(Fabric, TwoThreadsGiveExactlyTheRunOfOne) {
+  // Contention without barriers (direct), barriers (t4), copies (gossip), all-port interfaces.
+  const std::vector<std::tuple<std::string, Topology, std::string>> cases = {
+      {"direct", Topology({8, 8}, true), "none"},
+      {"t4", Topology({8, 8}, true), "barrier"},
+      {"ms-hc", Topology({6, 6}, true), "barrier"},
+      {"tsay-wang", Topology({7, 7}, true), "barrier"},
+      {"suh", Topology({6, 8}, false), "none"}};
+  for (const auto& [algo, topo, sync] : cases) {
+    const RunFigures one = run_with_threads(algo, topo, 1, sync);
+    EXPECT_TRUE(one.ok) << algo;
+    EXPECT_GT(one.flit_hops, 0u) << algo;
+    const uint32_t n = static_cast<uint32_t>(topo.nodes());
+    for (uint32_t split : {0u, n / 2, n / 3 + 1}) {
+      const RunFigures two = run_with_threads(algo, topo, 2, sync, split);
+      EXPECT_EQ(one.cycles, two.cycles) << algo << " split " << split;
+      EXPECT_EQ(one.link_flits, two.link_flits) << algo << " split " << split;
+      EXPECT_TRUE(one == two) << algo << " split " << split << ": every figure, not only the cycles";
+    }
+  }
+}
+
 TEST(Fabric, SameInputsSameCyclesAndSeedChangesOnlyContent) {
   const Topology topo({4, 3}, true);
   const sw::Schedule s = generate("direct", topo);
