@@ -159,6 +159,7 @@ int Fabric::set_threads(int threads) {
   // lane 0). The interfaces share the run's statistics and node memory, so they stay together.
   const uint32_t nr = static_cast<uint32_t>(routers_.size());
   sched_.set_lanes(n, nr, nr / 8, nr);
+  for (size_t i = 0; i < nlinks_; ++i) links_[i].set_shared(n > 1);
   return n;
 }
 

@@ -65,6 +65,7 @@ struct InputVc {
   // cycle t is never due before t + 1, so seeing it or not in cycle t changes nothing.
   uint32_t tail_acquire() const { return __atomic_load_n(&tail, __ATOMIC_ACQUIRE); }
   uint32_t head_acquire() const { return __atomic_load_n(&head_q, __ATOMIC_ACQUIRE); }
+  uint32_t tail_relaxed() const { return __atomic_load_n(&tail, __ATOMIC_RELAXED); }  // hints (prefetch) only
   void publish_tail() { __atomic_store_n(&tail, tail + 1, __ATOMIC_RELEASE); }   // writer only
   void advance_head() { __atomic_store_n(&head_q, head_q + 1, __ATOMIC_RELEASE); }  // reader only
   uint32_t count() const { return tail_acquire() - head_acquire(); }

@@ -99,18 +99,26 @@ class Link {
     const Credit c = credits_.front();
     credits_.pop();
     if (credits_.empty()) {
-      __atomic_fetch_and(tx_.mask, ~tx_.bit, __ATOMIC_SEQ_CST);
-      if (!credits_.empty()) __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_RELAXED);
+      if (!shared_) {
+        *tx_.mask &= ~tx_.bit;
+      } else {
+        __atomic_fetch_and(tx_.mask, ~tx_.bit, __ATOMIC_SEQ_CST);
+        if (!credits_.empty()) __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_RELAXED);
+      }
     }
     return c;
   }
+  // Whether the two ends may be evaluated by different threads (set for every link when a network
+  // runs on two lanes): only then do the credit bits need atomic read-modify-writes.
+  void set_shared(bool shared) { shared_ = shared; }
   // The credit bits of a sender (read at the start of its evaluation).
   static uint64_t credit_bits(const uint64_t& mask) { return __atomic_load_n(&mask, __ATOMIC_ACQUIRE); }
 
   // --- receiver (downstream) side ----------------------------------------------------------------
   void send_credit(uint64_t now, Credit c) {
     credits_.push(now, c);
-    __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_SEQ_CST);
+    if (!shared_) *tx_.mask |= tx_.bit;
+    else __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_SEQ_CST);
     sched_->wake_at(tx_.block, now + credits_.latency());
   }
 
@@ -155,6 +163,7 @@ class Link {
   Scheduler* sched_ = nullptr;
   uint32_t latency_ = 1;
   uint32_t payload_words_ = kMaxFlitWords;
+  bool shared_ = false;
   uint64_t flit_count_ = 0;
   // Credit path.
   LinkEnd tx_;

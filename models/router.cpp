@@ -222,7 +222,7 @@ void Router::prefetch(int stage) const {
       const RouterPort& port = port_[p];
       for (int v = 0; v < port.vcs; ++v) {
         const InputVc& r = in_vc_[port.first_vc + v];
-        if (r.tail_acquire() != r.head_q && r.state_q == VcState::kActive) {
+        if (r.tail_relaxed() != r.head_q && r.state_q == VcState::kActive) {
           const RouterPort& out = port_[r.out_port_q];
           out.out_link->prefetch_sink(r.out_vc_q, out_vc_[out.first_vc + r.out_vc_q].tail_slot);
         }
@@ -236,7 +236,7 @@ void Router::prefetch(int stage) const {
     const RouterPort& port = port_[p];
     for (int v = 0; v < port.vcs; ++v) {
       const InputVc& r = in_vc_[port.first_vc + v];
-      if (r.tail_acquire() == r.head_q) continue;
+      if (r.tail_relaxed() == r.head_q) continue;
       __builtin_prefetch(&in_ram_[(static_cast<size_t>(port.first_vc) + v) * depth_ + r.head_slot]);
       if (r.state_q == VcState::kActive) {
         port_[r.out_port_q].out_link->prefetch_flit_path();
