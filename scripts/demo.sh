@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The README's demonstration: set up, then run seed 000's ring complete exchange on a ring of 64
-# nodes and print the summary (algorithm, topology, steps, blocks, formula, lower bound, check).
+# The README's demonstration: set up (install, configure, build), then
+#  1. seed 000's ring complete exchange on a ring of 64 nodes in the step model: the summary
+#     (algorithm, topology, steps, blocks, formula, lower bound, check);
+#  2. seed 000's T4 complete exchange on a 16x16 torus in the cycle-accurate SystemC model, beside
+#     the step model's figures, with its per-step timeline (scripts/demo_cycle.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
@@ -9,3 +12,5 @@ TORX="${BUILD_DIR:-build}/bin/torx"
 echo
 echo "== $TORX run ring --topo 64"
 "$TORX" run ring --topo 64
+echo
+scripts/demo_cycle.sh t4 16x16

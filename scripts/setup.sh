@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
-packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+# libgmock-dev: Debian's GTest CMake package refers to it; libsystemc-dev: the cycle-accurate model
+# (models/); python3-matplotlib: the reproduction plots.
+packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
           libfmt-dev libsystemc-dev python3 python3-matplotlib)
 # (Verilator joins this list with the RTL twin of the router.)
 missing=()
