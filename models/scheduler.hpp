@@ -134,6 +134,9 @@ class Scheduler {
     split_max_ = split_max;
   }
   uint32_t split() const { return split_; }
+  // Whether to run the prefetch pipeline (Clocked::prefetch): it pays on networks whose state
+  // outgrows the caches and costs instructions on small ones.
+  void set_prefetch(bool on) { prefetch_ = on; }
   int lanes() const { return nlanes_; }
 
   // The block is evaluated in cycle `at` (at the earliest in the next cycle not yet stepped).
@@ -307,6 +310,9 @@ class Scheduler {
     const uint64_t t_start = nlanes_ > 1 ? now_ns() : 0;
     const std::vector<uint32_t>& cur = lanes_[lane].current;
     const size_t n = cur.size();
+    if (!prefetch_) {
+      for (size_t i = 0; i < n; ++i) blocks_[cur[i]]->evaluate(cycle_);
+    } else {
     constexpr size_t kAhead1 = 8, kAhead2 = 5, kAhead3 = 2;
     for (size_t i = 0; i < n && i < kAhead1; ++i) blocks_[cur[i]]->prefetch(1);
     for (size_t i = 0; i < n && i < kAhead2; ++i) blocks_[cur[i]]->prefetch(2);
@@ -316,6 +322,7 @@ class Scheduler {
       if (i + kAhead2 < n) blocks_[cur[i + kAhead2]]->prefetch(2);
       if (i + kAhead3 < n) blocks_[cur[i + kAhead3]]->prefetch(3);
       blocks_[cur[i]]->evaluate(cycle_);
+    }
     }
     // A block's update commits only its own registers, which no block of the other lane reads in
     // this cycle (they read latency lines), so each lane updates as soon as it has evaluated.
@@ -362,6 +369,7 @@ class Scheduler {
   size_t words_ = 0;
   Lane lanes_[kMaxLanes];
   int nlanes_ = 1;
+  bool prefetch_ = true;
   uint64_t cycle_ = 0;
   bool stepping_ = false;
   EvalOrder order_ = EvalOrder::kAsWoken;
