@@ -179,7 +179,7 @@ void NetworkInterface::pack(InjectionChannel& c, Flit& f) {
   uint32_t filled = 0;
   const std::vector<sw::BlockId>& blocks = *c.blocks;
   while (filled < fb && c.block < blocks.size()) {
-    uint8_t* src = mem_->slot(blocks[c.block], cfg_.node);
+    uint8_t* src = c.src;  // the slot of blocks[c.block]
     const uint32_t n = std::min(fb - filled, bb - c.offset);
     copy_bytes(out + filled, src + c.offset, n);
     if (c.corrupt && c.offset == 0) out[filled] ^= 1;  // fault injection: flip bit 0 of the block
@@ -223,7 +223,7 @@ void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
   uint32_t used = 0;
   const std::vector<sw::BlockId>& blocks = *e.blocks;
   while (used < fb && e.block < blocks.size()) {
-    const sw::BlockId b = blocks[e.block];
+    const sw::BlockId b = e.cur;  // blocks[e.block]
     if (e.offset == 0) e.discard = !mem_->moves() && mem_->holds_now(b, cfg_.node);
     const uint32_t n = std::min(fb - used, bb - e.offset);
     if (!e.discard) copy_bytes(mem_->slot(b, cfg_.node) + e.offset, in + used, n);

@@ -97,7 +97,7 @@ class NetworkInterface : public Clocked {
     const std::vector<sw::BlockId>* blocks = nullptr;  // packetizer cursor
     size_t block = 0;
     uint32_t offset = 0;
-    const uint8_t* src = nullptr;   // memory slot of blocks[block] (prefetched just before pack())
+    uint8_t* src = nullptr;         // memory slot of blocks[block] (prefetched just before pack())
     bool corrupt = false;
     Link* link = nullptr;
   };

@@ -272,18 +272,23 @@ def main():
 
     if plt:
         styles = ["o-", "s-", "^-"]
-        fig, axes = plt.subplots(1, 4, figsize=(16, 3.8), sharey=False)
-        for ax, ratio in zip(axes, ratios9):
-            for k, (name, _, _) in enumerate(COMPETITORS_2D):
-                ax.plot(d9, [r[2 + k] for r in fig9 if r[0] == ratio], styles[k], label=f"{name}/T4")
-            ax.axhline(1, color="grey", lw=0.6)
-            ax.set_title(f"t_s/(b t_x) = {ratio}")
-            ax.set_xlabel("d (torus 2^d x 2^d)")
-        axes[0].set_ylabel("speedup of T4 (ours)")
-        axes[0].legend()
-        fig.suptitle("Fig. 9 reproduced: T4 speedup against d (ours measured, competitors from the seed)")
-        fig.tight_layout()
-        fig.savefig(os.path.join(outdir, "fig9.png"), dpi=110)
+
+        def speedup_against_d(name, rows, ratios, ds, competitors, ours, torus, title):
+            fig, axes = plt.subplots(1, len(ratios), figsize=(max(10, 4 * len(ratios)), 3.8))
+            for ax, ratio in zip(axes, ratios):
+                for k, (comp, _, _) in enumerate(competitors):
+                    ax.plot(ds, [r[2 + k] for r in rows if r[0] == ratio], styles[k], label=f"{comp}/{ours}")
+                ax.axhline(1, color="grey", lw=0.6)
+                ax.set_title(f"t_s/(b t_x) = {ratio}")
+                ax.set_xlabel(f"d (torus {torus})")
+            axes[0].set_ylabel(f"speedup of {ours} (ours)")
+            axes[0].legend()
+            fig.suptitle(title)
+            fig.tight_layout()
+            fig.savefig(os.path.join(outdir, name), dpi=110)
+
+        speedup_against_d("fig9.png", fig9, ratios9, d9, COMPETITORS_2D, "T4", "2^d x 2^d",
+                          "Fig. 9 reproduced: T4 speedup against d (ours measured, competitors from the seed)")
         fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))
         for ax, d in zip(axes, (4, 5, 6)):
             for k, (name, _, _) in enumerate(COMPETITORS_2D):
@@ -298,18 +303,8 @@ def main():
         fig.suptitle("Fig. 10 reproduced: T4 speedup against block size")
         fig.tight_layout()
         fig.savefig(os.path.join(outdir, "fig10.png"), dpi=110)
-        fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-        for ax, ratio in zip(axes, (2500, 1)):
-            for k, (name, _, _) in enumerate(COMPETITORS_3D):
-                ax.plot(d11, [r[2 + k] for r in fig11 if r[0] == ratio], styles[k], label=f"{name}/C64")
-            ax.axhline(1, color="grey", lw=0.6)
-            ax.set_title(f"t_s/(b t_x) = {ratio}")
-            ax.set_xlabel("d (torus 2^d x 2^d x 2^d)")
-        axes[0].set_ylabel("speedup of C64 (ours)")
-        axes[0].legend()
-        fig.suptitle("Fig. 11 reproduced: C64 speedup against d")
-        fig.tight_layout()
-        fig.savefig(os.path.join(outdir, "fig11.png"), dpi=110)
+        speedup_against_d("fig11.png", fig11, (2500, 1), d11, COMPETITORS_3D, "C64", "2^d x 2^d x 2^d",
+                          "Fig. 11 reproduced: C64 speedup against d")
 
     # ---------------- Stable speedups of Fig. 10 ----------------
     quoted = {4: (1.89, 1.33, 1.11), 5: (2.94, 1.81, 1.36), 6: (3.47, 2.05, 1.46)}

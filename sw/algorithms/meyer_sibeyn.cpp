@@ -924,6 +924,26 @@ void place_home_blocks(const Torus& t, Scheme& s) {
     if (!placed[v]) throw std::logic_error("internal error: node on no cycle");
 }
 
+// A partial cycle of `laps` laps from node `start`: lap_moves(lap, moves) gives the dimensions of the
+// lap's unit steps in the + direction. Checked to close and to visit no node twice.
+template <class LapMoves>
+CycleSpec lap_cycle(const Torus& t, int64_t start, int laps, const char* what, LapMoves lap_moves) {
+  CycleSpec cs;
+  std::vector<int> moves;
+  int64_t v = start;
+  for (int lap = 0; lap < laps; ++lap) {
+    lap_moves(lap, moves);
+    for (int dim : moves) {
+      cs.nodes.push_back(v);
+      v = t.step(v, dim, 1);
+    }
+  }
+  if (v != start) throw std::logic_error(std::string("internal error: ") + what + " does not close");
+  require_simple(t, cs.nodes, what);
+  set_uniform_windows(cs);
+  return cs;
+}
+
 // Section 4.1: axis x1 (size n1, even) and x2 (size n2). Cycle j starts at (j, 0); a lap is the
 // zigzag +x1, +x2, +x1 followed by n2-1 moves +x2 (the last over the wraparound), n1/2 laps.
 Scheme ms_one_2d_scheme(const Torus& t) {
@@ -938,20 +958,10 @@ Scheme ms_one_2d_scheme(const Torus& t) {
   for (int j = 0; j < 2; ++j) {
     std::vector<int> c(2, 0);
     c[a1] = j;
-    int64_t v = t.id(c);
-    CycleSpec cs;
-    for (int lap = 0; lap < n1 / 2; ++lap) {
-      std::vector<int> moves = {a1, a2, a1};
-      for (int k = 0; k < n2 - 1; ++k) moves.push_back(a2);
-      for (int dim : moves) {
-        cs.nodes.push_back(v);
-        v = t.step(v, dim, 1);
-      }
-    }
-    if (v != cs.nodes.front()) throw std::logic_error("internal error: Section 4.1 cycle does not close");
-    require_simple(t, cs.nodes, "Section 4.1 cycle");
-    set_uniform_windows(cs);
-    s.cycles.push_back(std::move(cs));
+    s.cycles.push_back(lap_cycle(t, t.id(c), n1 / 2, "Section 4.1 cycle", [&](int, std::vector<int>& moves) {
+      moves = {a1, a2, a1};
+      moves.insert(moves.end(), n2 - 1, a2);
+    }));
   }
   place_home_blocks(t, s);
   assign_feeds(t, s);
@@ -970,21 +980,11 @@ Scheme ms_one_rods_scheme(const Torus& t) {
   s.pieces = 1;
   const int laps = n1 / 3 * n2;
   for (int j = 0; j < 3; ++j) {
-    int64_t v = t.id({j, 0, 0});
-    CycleSpec cs;
-    for (int lap = 0; lap < laps; ++lap) {
+    s.cycles.push_back(lap_cycle(t, t.id({j, 0, 0}), laps, "rod cycle", [&](int lap, std::vector<int>& moves) {
       const bool second_type = lap % (n1 / 3) == n1 / 3 - 1;
-      std::vector<int> moves = {0, 2, 0, 2, second_type ? 1 : 0};
-      for (int k = 0; k < n3 - 2; ++k) moves.push_back(2);
-      for (int dim : moves) {
-        cs.nodes.push_back(v);
-        v = t.step(v, dim, 1);
-      }
-    }
-    if (v != cs.nodes.front()) throw std::logic_error("internal error: rod cycle does not close");
-    require_simple(t, cs.nodes, "rod cycle");
-    set_uniform_windows(cs);
-    s.cycles.push_back(std::move(cs));
+      moves = {0, 2, 0, 2, second_type ? 1 : 0};
+      moves.insert(moves.end(), n3 - 2, 2);
+    }));
   }
   place_home_blocks(t, s);
   assign_feeds(t, s);

@@ -365,6 +365,13 @@ std::optional<Bound> dd_formula(const Topology& topo, const std::string& source)
   return b;
 }
 
+void generate_plain(const std::string& id, const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+  const Algorithm& a = *find_algorithm(id);
+  generate_scheme(topo, plain_scheme(topo), make_header(a, topo, opt, -1), sink);
+}
+
+// The fields every algorithm of this file shares; generate defaults to the plain dimension-by-dimension
+// scheme (ring, t1, c1, tseng-dd), which t4 and c64 replace.
 Algorithm base(const char* id, const char* pre, const char* paper, const char* summary) {
   Algorithm a;
   a.id = id;
@@ -377,13 +384,19 @@ Algorithm base(const char* id, const char* pre, const char* paper, const char* s
   a.lower_bound = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
     return alltoall_lower_bound(topo, PortModel::kOne);
   };
+  a.generate = [name = std::string(id)](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+    generate_plain(name, topo, opt, sink);
+  };
   return a;
 }
 
-void generate_plain(const std::string& id, const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
-  const Algorithm& a = *find_algorithm(id);
-  generate_scheme(topo, plain_scheme(topo), make_header(a, topo, opt, -1), sink);
+// Precondition of t1 and c1: a torus of exactly `dims` dimensions.
+void need_torus_dims(const Topology& topo, const char* id, int dims) {
+  need_torus(topo, id);
+  if (topo.ndims() != dims)
+    throw PreconditionError(fmt::format("{}: needs a {}D torus; --topo gives {} dimensions", id, dims, topo.ndims()));
 }
+
 
 }  // namespace
 }  // namespace torx::sw::tseng
@@ -404,9 +417,6 @@ void register_ring(std::vector<Algorithm>& out) {
                                             topo.ndims()));
       if (topo.radix(0) > 65536) throw PreconditionError("ring: rings longer than 65536 nodes are not supported");
     };
-    a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
-      generate_plain("ring", topo, opt, sink);
-    };
     a.formula = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
       return ring_formula(topo.radix(0));
     };
@@ -417,14 +427,7 @@ void register_ring(std::vector<Algorithm>& out) {
     Algorithm a = base("t1", "a 2D torus of any sides >= 2",
                        "seed 000 Section 3.1 (Algorithm T1, Lemma 7): X-stage then Y-stage of ring exchanges",
                        "ring exchange along x, then along y, with combined blocks");
-    a.check = [](const Topology& topo, const AlgorithmOptions&) {
-      need_torus(topo, "t1");
-      if (topo.ndims() != 2)
-        throw PreconditionError(fmt::format("t1: needs a 2D torus; --topo gives {} dimensions", topo.ndims()));
-    };
-    a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
-      generate_plain("t1", topo, opt, sink);
-    };
+    a.check = [](const Topology& topo, const AlgorithmOptions&) { need_torus_dims(topo, "t1", 2); };
     a.formula = [](const Topology& topo, const AlgorithmOptions&) {
       return dd_formula(topo, "seed 000 Lemma 7: T_2D,T1(d, b) = 2 T_1D(d, 2^d b) (sides 2^d; per dimension otherwise)");
     };
@@ -434,14 +437,7 @@ void register_ring(std::vector<Algorithm>& out) {
     Algorithm a = base("c1", "a 3D torus of any sides >= 2",
                        "seed 000 Section 4 (Algorithm C1): X-, Y- then Z-stage of ring exchanges",
                        "ring exchange along x, y, then z, with combined blocks");
-    a.check = [](const Topology& topo, const AlgorithmOptions&) {
-      need_torus(topo, "c1");
-      if (topo.ndims() != 3)
-        throw PreconditionError(fmt::format("c1: needs a 3D torus; --topo gives {} dimensions", topo.ndims()));
-    };
-    a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
-      generate_plain("c1", topo, opt, sink);
-    };
+    a.check = [](const Topology& topo, const AlgorithmOptions&) { need_torus_dims(topo, "c1", 3); };
     a.formula = [](const Topology& topo, const AlgorithmOptions&) {
       return dd_formula(topo, "seed 000 Section 4: C1 takes 3 T_1D(d, n^2 b) (sides 2^d; per dimension otherwise)");
     };
@@ -452,9 +448,6 @@ void register_ring(std::vector<Algorithm>& out) {
                        "seed 000 Section 5: dimension-by-dimension ring exchanges on rings of any length",
                        "ring exchange dimension by dimension on any torus");
     a.check = [](const Topology& topo, const AlgorithmOptions&) { need_torus(topo, "tseng-dd"); };
-    a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
-      generate_plain("tseng-dd", topo, opt, sink);
-    };
     a.formula = [](const Topology& topo, const AlgorithmOptions&) {
       return dd_formula(topo, "seed 000 Lemma 7 generalised: sum over dimensions of (N/n_d) T_1D(lg n_d)");
     };
