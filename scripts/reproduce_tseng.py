@@ -135,54 +135,45 @@ def main():
       "schedule step for step wherever both exist (test `Tseng.PlanDerivedCountsEqualGeneratedSchedules`).")
     w("")
 
-    # ---------------- Table 3 ----------------
-    rows3 = []
-    w("## Table 3: 2D 2^d x 2^d torus")
-    w("")
-    w("| d | T-2D1 | T-2D2 | DP-2D | T4 (Table 3 as printed) | T4 (Theorem 2) | **T4 ours** | checked | Lemma 8 bound |")
-    w("|---:|---|---|---|---|---|---|---|---|")
-    for d in range(4, 11):
-        comp = [f(d) for _, f, lo in COMPETITORS_2D]
-        printed, thm, me, lb = table3_t4(d), theorem2(d), our("t4", d), lemma8_2d(d)
-        rows3.append([d] + [x for c in comp for x in c] + list(printed) + list(thm) + list(me) + list(lb))
-        flag = "" if F(printed[1]) == me[1] else " ≠"
-        w(f"| {d} | " + " | ".join(f"{c[0]}, {fmt(c[1])}" for c in comp) +
-          f" | {printed[0]}, {fmt(printed[1])}{flag} | {thm[0]}, {fmt(thm[1])} | **{me[0]}, {me[1]}** | "
-          f"{ours['t4'][d]['verified']} | {lb[0]}, {fmt(lb[1])} |")
-    w("")
-    w("Each cell is *startups, transmission*. ≠ marks a printed value that differs from ours.")
-    w("")
-    with open(os.path.join(outdir, "table3.csv"), "w", newline="") as f:
-        c = csv.writer(f)
-        c.writerow(["d", "T-2D1_startups", "T-2D1_tx", "T-2D2_startups", "T-2D2_tx", "DP-2D_startups", "DP-2D_tx",
-                    "T4_table3_startups", "T4_table3_tx", "T4_theorem2_startups", "T4_theorem2_tx",
-                    "T4_ours_startups", "T4_ours_tx", "lemma8_startups", "lemma8_tx"])
-        for r in rows3:
-            c.writerow([fmt(x) for x in r])
+    # ---------------- Tables 3 and 4 ----------------
+    def comparison_table(title, ds, competitors, ours_algo, table_name, printed_f, theorem_name, theorem_f, lemma8_f,
+                         csv_name, note=None):
+        """One of Tables 3 and 4: the competitors, the seed's printed value, the theorem and ours, per d."""
+        A = ours_algo.upper()
+        rows = []
+        w(title)
+        w("")
+        w(f"| d | {' | '.join(n for n, _, _ in competitors)} | {A} ({table_name} as printed) | {A} ({theorem_name}) | "
+          f"**{A} ours** | checked | Lemma 8 bound |")
+        w("|---:|---|---|---|---|---|---|---|---|")
+        for d in ds:
+            comp = [f(d) for _, f, lo in competitors]
+            printed, thm, me, lb = printed_f(d), theorem_f(d), our(ours_algo, d), lemma8_f(d)
+            rows.append([d] + [x for c in comp for x in c] + list(printed) + list(thm) + list(me) + list(lb))
+            flag_s = "" if printed[0] == me[0] else " ≠"
+            flag_t = "" if F(printed[1]) == me[1] else " ≠"
+            w(f"| {d} | " + " | ".join(f"{c[0]}, {fmt(c[1])}" for c in comp) +
+              f" | {printed[0]}{flag_s}, {fmt(printed[1])}{flag_t} | {thm[0]}, {fmt(thm[1])} | **{me[0]}, {me[1]}** | "
+              f"{ours[ours_algo][d]['verified']} | {lb[0]}, {fmt(lb[1])} |")
+        w("")
+        if note:
+            w(note)
+            w("")
+        tag = table_name.lower().replace(" ", "")
+        thm_tag = theorem_name.lower().replace(" ", "")
+        with open(os.path.join(outdir, csv_name), "w", newline="") as f:
+            c = csv.writer(f)
+            c.writerow(["d"] + [f"{n}_{k}" for n, _, _ in competitors for k in ("startups", "tx")] +
+                       [f"{A}_{t}_{k}" for t in (tag, thm_tag, "ours") for k in ("startups", "tx")] +
+                       ["lemma8_startups", "lemma8_tx"])
+            for r in rows:
+                c.writerow([fmt(x) for x in r])
 
-    # ---------------- Table 4 ----------------
-    rows4 = []
-    w("## Table 4: 3D 2^d x 2^d x 2^d torus")
-    w("")
-    w("| d | T-3D1 | T-3D2 | DP-3D | C64 (Table 4 as printed) | C64 (Theorem 3) | **C64 ours** | checked | Lemma 8 bound |")
-    w("|---:|---|---|---|---|---|---|---|---|")
-    for d in range(5, 11):
-        comp = [f(d) for _, f, lo in COMPETITORS_3D]
-        printed, thm, me, lb = table4_c64(d), theorem3(d), our("c64", d), lemma8_3d(d)
-        rows4.append([d] + [x for c in comp for x in c] + list(printed) + list(thm) + list(me) + list(lb))
-        flag_s = "" if printed[0] == me[0] else " ≠"
-        flag_t = "" if F(printed[1]) == me[1] else " ≠"
-        w(f"| {d} | " + " | ".join(f"{c[0]}, {fmt(c[1])}" for c in comp) +
-          f" | {printed[0]}{flag_s}, {fmt(printed[1])}{flag_t} | {thm[0]}, {fmt(thm[1])} | **{me[0]}, {me[1]}** | "
-          f"{ours['c64'][d]['verified']} | {lb[0]}, {fmt(lb[1])} |")
-    w("")
-    with open(os.path.join(outdir, "table4.csv"), "w", newline="") as f:
-        c = csv.writer(f)
-        c.writerow(["d", "T-3D1_startups", "T-3D1_tx", "T-3D2_startups", "T-3D2_tx", "DP-3D_startups", "DP-3D_tx",
-                    "C64_table4_startups", "C64_table4_tx", "C64_theorem3_startups", "C64_theorem3_tx",
-                    "C64_ours_startups", "C64_ours_tx", "lemma8_startups", "lemma8_tx"])
-        for r in rows4:
-            c.writerow([fmt(x) for x in r])
+    comparison_table("## Table 3: 2D 2^d x 2^d torus", range(4, 11), COMPETITORS_2D, "t4", "Table 3", table3_t4,
+                     "Theorem 2", theorem2, lemma8_2d, "table3.csv",
+                     note="Each cell is *startups, transmission*. ≠ marks a printed value that differs from ours.")
+    comparison_table("## Table 4: 3D 2^d x 2^d x 2^d torus", range(5, 11), COMPETITORS_3D, "c64", "Table 4", table4_c64,
+                     "Theorem 3", theorem3, lemma8_3d, "table4.csv")
 
     # ---------------- Table 5 ----------------
     w("## Table 5: speedups on transmission time as d grows")
