@@ -109,7 +109,7 @@ void NetworkInterface::evaluate(uint64_t now) {
     }
     const MessageRecord& r = prog_->message(c.msg);
     const bool tail = c.next_flit + 1 == r.flits;
-    c.link->send_flit_with(now, 0, c.tail_slot, [&](Flit& f) { pack(c, f); });
+    c.link->send_flit_with(now, 0, c.tail_slot, [&](Flit& f) { pack(c, r, tail, f); });
     c.tail_slot = c.link->next_slot(c.tail_slot);
     --c.credit_delta;
     ++c.next_flit;
@@ -162,11 +162,10 @@ void NetworkInterface::update(uint64_t) {
   }
 }
 
-void NetworkInterface::pack(InjectionChannel& c, Flit& f) {
-  const MessageRecord& r = prog_->message(c.msg);
+void NetworkInterface::pack(InjectionChannel& c, const MessageRecord& r, bool tail, Flit& f) {
   f.msg = c.msg;
   f.seq = c.next_flit;
-  f.kind = static_cast<uint8_t>((c.next_flit == 0 ? kFlitHead : 0) | (c.next_flit + 1 == r.flits ? kFlitTail : 0));
+  f.kind = static_cast<uint8_t>((c.next_flit == 0 ? kFlitHead : 0) | (tail ? kFlitTail : 0));
   if (c.next_flit == 0) {
     const sw::Message& sm = prog_->schedule_message(c.msg);
     f.dest = r.dst;

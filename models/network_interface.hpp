@@ -117,7 +117,8 @@ class NetworkInterface : public Clocked {
   void run_program(uint64_t now);
   bool holds_all(uint32_t m);
   void issue(uint64_t now, uint32_t m);
-  void pack(InjectionChannel& c, Flit& f);
+  // Fills the next flit of channel c's message r (`tail`: its last flit) from node memory.
+  void pack(InjectionChannel& c, const MessageRecord& r, bool tail, Flit& f);
 
   NiConfig cfg_;
   Program* prog_;

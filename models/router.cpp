@@ -82,8 +82,7 @@ void Router::route_head(int port, InputVc& r, const Flit& head) {
 
 void Router::evaluate(uint64_t now) {
   ++stats_.evaluations;
-  // A sleeping router's blocked VCs stayed blocked for every cycle it slept.
-  if (now > last_eval_ + 1) stats_.blocked_vc_cycles += uint64_t{blocked_last_} * (now - last_eval_ - 1);
+  stats_.blocked_vc_cycles += slept_blocked(now);
   last_eval_ = now;
   changed_ = false;
   uint32_t blocked = 0;

@@ -113,9 +113,7 @@ class Router : public Clocked {
   const RouterStats& stats() const { return stats_; }
   const RoutingUnit& routing() const { return routing_; }
   // Blocked VC-cycles up to cycle `now`, including the cycles the router slept while blocked.
-  uint64_t blocked_vc_cycles(uint64_t now) const {
-    return stats_.blocked_vc_cycles + (now > last_eval_ + 1 ? blocked_last_ * (now - last_eval_ - 1) : 0);
-  }
+  uint64_t blocked_vc_cycles(uint64_t now) const { return stats_.blocked_vc_cycles + slept_blocked(now); }
   // Fullest any of this router's VC buffers has been (entries, including flits still in the link).
   uint32_t max_vc_occupancy() const {
     return max_occupancy_;
@@ -126,6 +124,11 @@ class Router : public Clocked {
 
  private:
   void route_head(int port, InputVc& r, const Flit& head);
+  // VC-cycles blocked while the router slept between its last evaluation and cycle `now` (the VCs
+  // blocked then stayed blocked).
+  uint64_t slept_blocked(uint64_t now) const {
+    return now > last_eval_ + 1 ? uint64_t{blocked_last_} * (now - last_eval_ - 1) : 0;
+  }
   [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void fail_order(int port, const Flit& f, uint32_t worm) const;
 
   // --- hot state: what every evaluation touches, in the first cache lines ------------------------
