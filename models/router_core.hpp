@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+// The router boundary (docs/timing-contract.md, "The router boundary"): what any implementation of
+// the torx router looks like from outside, one clock cycle at a time. The C++ router (router.hpp,
+// through RouterPortMode), the Verilated RTL router (hw/, torx_router.sv) and the lock-step pair that
+// compares two of them (lockstep.hpp) implement it; PortRouter (port_router.hpp) plugs any of them
+// into a network of links and interfaces, so a network of RTL routers runs the same schedules as the
+// C++ fabric.
+//
+// Per cycle t a core takes, per port, the flit arriving at the input and the credit arriving at the
+// output, and gives, per port, the flit pushed onto the output and the credit pushed back upstream
+// from the input (its output registers after the clock edge that ends t). Between cycles it exposes
+// its named registers as a snapshot.
+//
+// The fast path does not go through this interface: the C++ fabric's routers are evaluated through
+// the scheduler with their links writing straight into their buffers (router.hpp). This interface
+// costs a virtual call per router per cycle and a copy per flit, which is right for co-simulation and
+// RTL networks and wrong for the 16-times-BookSim model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/flit.hpp"
+#include "models/routing_table.hpp"
+
+namespace torx::model {
+
+// The shape of a router: everything its ports and registers are sized by.
+struct RouterShape {
+  int ndims = 1;            // N network dimensions: 2N network ports
+  int local_ports = 1;      // K: 1 (one-port) or 2N (all-port)
+  int vc_classes = 1;       // C: dateline classes x order classes (from the routing image)
+  int vcs_per_class = 1;    // V
+  int buffer_depth = 8;     // D, flits per input VC buffer
+  int pipeline = 2;         // P, router_latency
+  uint32_t payload_words = kMaxFlitWords;  // 64-bit words of payload per flit
+
+  int network_ports() const { return 2 * ndims; }
+  int ports() const { return 2 * ndims + local_ports; }
+  int network_vcs() const { return vc_classes * vcs_per_class; }
+  int vcs(int port) const { return port < network_ports() ? network_vcs() : 1; }
+  // Input-VC index of VC 0 of `port` (docs/timing-contract.md: network ports first, C V each).
+  int first_vc(int port) const {
+    return port < network_ports() ? port * network_vcs() : network_ports() * network_vcs() + (port - network_ports());
+  }
+  int total_vcs() const { return network_ports() * network_vcs() + local_ports; }
+  // Classes of an output port (an ejection port has one).
+  int classes(int port) const { return port < network_ports() ? vc_classes : 1; }
+  bool operator==(const RouterShape& o) const {
+    return ndims == o.ndims && local_ports == o.local_ports && vc_classes == o.vc_classes &&
+           vcs_per_class == o.vcs_per_class && buffer_depth == o.buffer_depth && pipeline == o.pipeline &&
+           payload_words == o.payload_words;
+  }
+};
+
+// One port's wires in one cycle. In: flit arriving at input p, credit arriving at output p. Out:
+// flit pushed onto output p (flit.vc = the output VC), credit pushed upstream from input p.
+struct PortWires {
+  bool flit_valid = false;
+  bool credit_valid = false;
+  uint8_t credit_vc = 0;
+  Flit flit;
+};
+
+// Where a snapshot field lives, for reports ("router 5, port +x, VC 1, field ovc_credits_q").
+enum class FieldScope : uint8_t { kInputVc, kOutputVc, kInputPort, kOutputPort, kOutputClass };
+
+struct SnapshotField {
+  const char* name = "";
+  FieldScope scope = FieldScope::kInputVc;
+  std::vector<int64_t> values;
+};
+
+// The named registers of a router after a cycle (docs/timing-contract.md, "Registers"). Fields and
+// their order are fixed by RouterSnapshot::layout(), so that two implementations compare field by
+// field. Values: ivc_state_q 0/1/2; owners as input-VC indices, -1 when free.
+struct RouterSnapshot {
+  std::vector<SnapshotField> fields;
+
+  // Sizes and names every field for a router of this shape (values zero).
+  void layout(const RouterShape& s);
+  SnapshotField& field(size_t i) { return fields[i]; }
+  // Field indices, in layout order.
+  enum : size_t {
+    kIvcState, kIvcOutPort, kIvcOutClass, kIvcOutVc, kIvcCount,  // per input VC
+    kOvcCredits, kOvcOwner,                                       // per output VC
+    kSaInRr,                                                      // per input port
+    kSaOutRr,                                                     // per output port
+    kVaRr, kVaVcRr,                                               // per output port and class
+    kFieldCount
+  };
+};
+
+// The first difference between two cores in a cycle, in words: "cycle N, router R, port P, VC V,
+// field F: A vs B".
+struct Mismatch {
+  uint64_t cycle = 0;
+  int router = 0;
+  int port = -1;      // -1: not port-specific
+  int vc = -1;        // VC within the port, or class for kOutputClass fields, -1 if none
+  std::string field;  // "flit_valid", "flit.payload[1]", "ovc_credits_q", ...
+  int64_t a = 0, b = 0;
+  std::string describe(const char* name_a, const char* name_b, const std::vector<std::string>& port_names) const;
+};
+
+// Compares two snapshots of routers of shape `s`; returns false and fills `m` (port, VC, field,
+// values) at the first difference.
+bool compare_snapshots(const RouterShape& s, const RouterSnapshot& a, const RouterSnapshot& b, Mismatch& m);
+// Compares two cores' outputs of one cycle (every port: flit valid, the flit's sideband and payload,
+// credit valid and VC); false and `m` at the first difference.
+bool compare_outputs(const RouterShape& s, const PortWires* a, const PortWires* b, Mismatch& m);
+
+class RouterCore {
+ public:
+  virtual ~RouterCore() = default;
+  // "model", "rtl", "lockstep": names the implementation in reports.
+  virtual const char* kind() const = 0;
+  virtual const RouterShape& shape() const = 0;
+  // Registers to their reset values; the loaded routing table stays.
+  virtual void reset() = 0;
+  // One clock cycle: `in` and `out` hold shape().ports() entries each. `out` is fully written.
+  virtual void cycle(uint64_t now, const PortWires* in, PortWires* out) = 0;
+  // The named registers after the last cycle.
+  virtual void snapshot(RouterSnapshot& s) const = 0;
+  // No flit anywhere inside (input pipeline, buffers): cycles without inputs change nothing.
+  virtual bool quiescent() const = 0;
+  // Input VCs whose due front flit did not leave in the last cycle (blocked VC-cycles).
+  virtual uint32_t blocked() const = 0;
+};
+
+}  // namespace torx::model
