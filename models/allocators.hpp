@@ -1,48 +1,60 @@
 // SPDX-License-Identifier: Apache-2.0
-// The router's allocators (RTL twins: torx_vc_alloc and torx_sw_alloc).
+// The router's allocators (RTL twins: hw/torx_vc_alloc.sv and hw/torx_sw_alloc.sv), as policy
+// objects over the router's registers. Their arbitration is stated exactly in
+// docs/timing-contract.md (stage P, steps 3 to 5); this file implements that text.
+//
+// VcAllocator: fair VC allocation. Requesters are input VCs whose front flit is a routed head.
+// Separately for every output port o and VC class c, if a VC of class c at o is free, one requester
+// for (o, c) wins: the first in input-VC index order at or after va_rr_q[o][c], wrapping around
+// (injection VCs included), and it gets the first free VC of the class at or after va_vc_rr_q[o][c].
+// Both pointers then move past the winner. A stream of worms through one input therefore cannot
+// starve another input (before this allocator, requests were served in port order from port 0 every
+// cycle, and a neighbour's one-hop worm could wait for a whole stream).
 //
 // SwitchAllocator: a separable input-first allocator with round-robin arbiters (BookSim's
 // separable_input_first, one iteration), one flit per input port and per output port per cycle:
-//  - input stage: each input port offers one of its VCs that can move (holds an output VC with a
-//    credit), trying its VCs in rotating order starting after the last VC that won (vc_rr_q);
-//  - output stage: each output port grants one of the inputs that asked for it, in rotating order
-//    starting after the last input it granted (out_rr_q).
-// A pointer moves only when its arbiter grants, and only after that arbiter has decided for the
-// cycle, so every decision of cycle t sees the pointers as they were at the start of t.
-//
-// VcAllocator: a worm's head gets an output VC of the class its route asks for; the candidates of
-// the class are tried starting at rr_q[output] so that successive worms spread over the class's VCs.
-// A VC claimed in this cycle is no longer free, so two heads never get the same VC (moving the
-// pointer at the claim gives the same choices as moving it at the end of the cycle: every VC the
-// first claim skipped was taken).
+//  - input stage: each input port offers one of its VCs that can move (ACTIVE, front due, a credit at
+//    its output VC), the first at or after sa_in_rr_q[p];
+//  - output stage: each output port grants one of the inputs that asked for it, the first at or
+//    after sa_out_rr_q[o].
+// The pointers move only when their arbiter grants, and only after every decision of the cycle, so
+// every decision of cycle t sees the pointers as they were at the start of t.
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "models/check.hpp"
+#include "models/input_unit.hpp"
 #include "models/output_unit.hpp"
 
 namespace torx::model {
 
 class Link;
 
-// One router port's registers that the allocators and the traversal use, packed into 32 bytes so
-// that a router's ports share a cache line or two (the model's speed on large networks is bound by
-// the cache lines an evaluation touches; docs/cycle-model.md).
+// One router port's registers that the switch allocator and the traversal use, packed into 32
+// bytes so that a router's ports share a cache line or two (the model's speed on large networks is
+// bound by the cache lines an evaluation touches; docs/cycle-model.md).
 struct RouterPort {
-  Link* in_link = nullptr;    // flits into input p, credits back out of it
-  Link* out_link = nullptr;   // flits out of output p, credits back into it
+  Link* in_link = nullptr;    // flits into input p, credits back out of it (fast path)
+  Link* out_link = nullptr;   // flits out of output p, credits back into it (fast path)
   uint64_t request = 0;       // output stage, this cycle: the inputs asking for output p
-  uint16_t first_vc = 0;      // index of port p's first VC in the router's VC arrays
+  uint16_t first_vc = 0;      // input-VC index of port p's VC 0
   uint8_t vcs = 0;            // VCs of port p
-  uint8_t vc_rr_q = 0;        // input stage pointer: the VC of input p with the highest priority
-  uint8_t out_rr_q = 0;       // output stage pointer: the input output p serves first
-  uint8_t va_rr_q = 0;        // VC allocator pointer: first candidate within a class at output p
+  uint8_t sa_in_rr_q = 0;     // input stage pointer: the VC of input p tried first
+  uint8_t sa_out_rr_q = 0;    // output stage pointer: the input output p serves first
   uint8_t offer_vc = 0;       // input stage, this cycle: the VC input p offers
   uint8_t requests = 0;       // output stage, this cycle: how many inputs ask for output p
+  uint8_t spare = 0;
 };
 static_assert(sizeof(RouterPort) == 32, "a router port's registers are 32 bytes");
+
+// Rotating priority: the first set bit of `m` at or after position `start` (< 64), wrapping around
+// to bit 0; -1 if none. The switch allocator's arbiters.
+inline int first_from(uint64_t m, int start) {
+  if (!m) return -1;
+  const uint64_t hi = m >> start;
+  return hi ? start + __builtin_ctzll(hi) : __builtin_ctzll(m);
+}
 
 class SwitchAllocator {
  public:
@@ -51,55 +63,112 @@ class SwitchAllocator {
     ports_ = ports;
     n_ = n;
   }
-  // Input stage: the VC to try first at `port`.
-  int first_vc(int port) const { return ports_[port].vc_rr_q; }
-  // Output stage: of the inputs in `requests` (bit per input port), the one `output` grants.
-  int arbitrate(int output, uint64_t requests) const {
-    const int s = ports_[output].out_rr_q;
-    const uint64_t rot = s ? (requests >> s) | (requests << (n_ - s)) : requests;
-    const int p = __builtin_ctzll(rot) + s;
-    return p >= n_ ? p - n_ : p;
+  // Input stage: input port p offers the first VC of `ready` (VCs that can move) at or after its
+  // pointer, asking that VC's output port `out_of(v)` for the switch. Returns the VC offered.
+  template <class OutOf>
+  int offer(int p, uint64_t ready, OutOf&& out_of, uint64_t& requested) {
+    RouterPort& in = ports_[p];
+    const int v = first_from(ready, in.sa_in_rr_q);
+    in.offer_vc = static_cast<uint8_t>(v);
+    RouterPort& op = ports_[out_of(v)];
+    const uint64_t bit = uint64_t{1} << out_of(v);
+    if (!(requested & bit)) {
+      op.request = 0;
+      op.requests = 0;
+      requested |= bit;
+    }
+    op.request |= uint64_t{1} << p;
+    ++op.requests;
+    return v;
   }
-  // (port, vc) won `output`: both arbiters move past their winner.
-  void grant(int port, int vc, int output) {
-    RouterPort& in = ports_[port];
-    in.vc_rr_q = static_cast<uint8_t>(vc + 1 == in.vcs ? 0 : vc + 1);
-    ports_[output].out_rr_q = static_cast<uint8_t>(port + 1 == n_ ? 0 : port + 1);
+  // Output stage: of the inputs asking for output o, the one it grants.
+  int arbitrate(int o) const {
+    const RouterPort& op = ports_[o];
+    return first_from(op.request, op.sa_out_rr_q);
   }
+  // Input p's VC v won output o: both arbiters move past their winner.
+  void grant(int p, int v, int o) {
+    RouterPort& in = ports_[p];
+    in.sa_in_rr_q = static_cast<uint8_t>(v + 1 == in.vcs ? 0 : v + 1);
+    ports_[o].sa_out_rr_q = static_cast<uint8_t>(p + 1 == n_ ? 0 : p + 1);
+  }
+  int ports() const { return n_; }
 
  private:
   RouterPort* ports_ = nullptr;
   int n_ = 0;
 };
 
+// A head asking for an output VC in this cycle.
+struct VaRequest {
+  uint16_t ivc;       // input-VC index (docs/timing-contract.md)
+  uint8_t port, vc;   // input port and VC within it
+  uint8_t out_port, out_class;
+  uint8_t decided;    // arbitrated already (allocate's scratch)
+};
+
+// The VC allocator's registers for one (output port, class).
+struct VaPointers {
+  uint16_t va_rr_q = 0;    // input-VC index served first
+  uint8_t va_vc_rr_q = 0;  // VC within the class tried first
+  uint8_t spare = 0;
+};
+
 class VcAllocator {
  public:
-  void configure(RouterPort* ports, int vcs_per_class) {
-    ports_ = ports;
+  // `pointers`: classes_per_port entries per output port (ejection ports use entry 0 of theirs);
+  // `total_vcs`: the number of input VCs (the range of the input-VC index).
+  void configure(VaPointers* pointers, int classes_per_port, int vcs_per_class, int total_vcs) {
+    ptr_ = pointers;
+    classes_ = classes_per_port;
     vpc_ = vcs_per_class;
+    total_ = total_vcs;
   }
-  // Claims a free VC of class `cls` among `out` (the `nvcs` VCs of output `port`) for `requester`;
-  // returns it, or -1 if none is free. Output ports with a single VC (ejection) ignore the class.
-  int allocate(OutputVc* out, int nvcs, int port, int cls, uint16_t requester) {
-    const int n = nvcs == 1 ? 1 : vpc_;
-    const int base = nvcs == 1 ? 0 : cls * vpc_;
-    uint8_t& rr = ports_[port].va_rr_q;
+  VaPointers& pointers(int o, int c) { return ptr_[o * classes_ + c]; }
+  const VaPointers& pointers(int o, int c) const { return ptr_[o * classes_ + c]; }
+
+  // Grants the requests req[0 .. n) per the contract: at most one per (output, class). For each
+  // grant calls granted(request, output VC). `out[o]` is output o's unit.
+  template <class Granted>
+  void allocate(VaRequest* req, int n, OutputUnit* out, Granted&& granted) {
     for (int i = 0; i < n; ++i) {
-      int k = rr + i;
-      if (k >= n) k -= n;
-      OutputVc& v = out[base + k];
-      if (v.owner_q == kVcFree) {
-        v.owner_q = requester;
-        rr = static_cast<uint8_t>(k + 1 == n ? 0 : k + 1);
-        return base + k;
+      if (req[i].decided) continue;
+      const int o = req[i].out_port, c = req[i].out_class;
+      VaPointers& ptr = pointers(o, c);
+      // The winner of (o, c): the smallest rotating distance from the pointer.
+      int best = i;
+      int best_d = distance(req[i].ivc, ptr.va_rr_q);
+      for (int j = i + 1; j < n; ++j) {
+        if (req[j].out_port != o || req[j].out_class != c) continue;
+        req[j].decided = 1;
+        const int d = distance(req[j].ivc, ptr.va_rr_q);
+        if (d < best_d) {
+          best = j;
+          best_d = d;
+        }
+      }
+      // A free VC of the class, from the class pointer.
+      OutputUnit& u = out[o];
+      const int nv = u.vcs() == 1 ? 1 : vpc_;
+      const int base = u.vcs() == 1 ? 0 : c * vpc_;
+      for (int k = 0, x = ptr.va_vc_rr_q; k < nv; ++k, x = (x + 1 == nv ? 0 : x + 1)) {
+        if (!u.free(base + x)) continue;
+        u.claim(base + x, req[best].ivc);
+        ptr.va_rr_q = static_cast<uint16_t>(req[best].ivc + 1 == total_ ? 0 : req[best].ivc + 1);
+        ptr.va_vc_rr_q = static_cast<uint8_t>(x + 1 == nv ? 0 : x + 1);
+        granted(req[best], base + x);
+        break;
       }
     }
-    return -1;
   }
 
  private:
-  RouterPort* ports_ = nullptr;
+  int distance(int ivc, int from) const { return ivc >= from ? ivc - from : ivc + total_ - from; }
+
+  VaPointers* ptr_ = nullptr;
+  int classes_ = 1;
   int vpc_ = 1;
+  int total_ = 1;
 };
 
 }  // namespace torx::model

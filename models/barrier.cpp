@@ -81,21 +81,21 @@ void BarrierUnit::configure_wires(Scheduler* sched, int hop_latency) {
   release_in_.configure(hop_latency, 1, sched, clock_id());
 }
 
-void BarrierUnit::release(uint64_t now) {
+void BarrierUnit::release(uint64_t now, int lane) {
   ++releases_;
-  for (TokenWire* w : child_release_) w->send(now);
-  ni_release_->send(now);
+  for (TokenWire* w : child_release_) w->send(now, lane);
+  ni_release_->send(now, lane);
 }
 
-void BarrierUnit::evaluate(uint64_t now) {
+void BarrierUnit::evaluate(uint64_t now, int lane) {
   gathered_d_ = gathered_q_ + static_cast<uint32_t>(gather_in_.take(now) + entry_in_.take(now));
   TORX_CHECK(gathered_d_ <= expected_, "barrier unit gathered more pulses than it has children");
   if (gathered_d_ == expected_) {
     gathered_d_ = 0;
-    if (root()) release(now);
-    else parent_gather_->send(now);
+    if (root()) release(now, lane);
+    else parent_gather_->send(now, lane);
   }
-  if (release_in_.take(now)) release(now);
+  if (release_in_.take(now)) release(now, lane);
 }
 
 }  // namespace torx::model

@@ -66,8 +66,8 @@ class BarrierUnit : public Clocked {
     ni_release_ = ni_release;
   }
 
-  void evaluate(uint64_t cycle) override;
-  void update(uint64_t) override { gathered_q_ = gathered_d_; }
+  void evaluate(uint64_t cycle, int lane) override;
+  void update(uint64_t, int) override { gathered_q_ = gathered_d_; }
   bool busy() const override { return false; }  // woken by its wires' timers
 
   uint32_t gathered() const { return gathered_q_; }
@@ -75,7 +75,7 @@ class BarrierUnit : public Clocked {
   uint64_t releases() const { return releases_; }
 
  private:
-  void release(uint64_t now);
+  void release(uint64_t now, int lane);
 
   sw::NodeId node_;
   int parent_port_ = -1;

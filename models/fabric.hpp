@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fabric: a whole network without the SystemC kernel: routers, network interfaces, barrier units,
-// the links between them, and the scheduler that steps them. The SystemC model (sc_network.hpp)
-// wraps a Fabric: each block gets an sc_module shell, each link a channel, and one clocked process
-// steps the fabric. Tests and benchmarks step a Fabric directly.
+// Fabric: a whole network without the SystemC kernel: routers, endpoints (network interfaces or
+// traffic sources), barrier units, the links between them, and the scheduler that steps them. The
+// SystemC model (sc_network.hpp) wraps a Fabric: each block gets an sc_module shell, each link a
+// channel, and one clocked process steps the fabric. Tests and benchmarks step a Fabric directly.
 //
-// A Fabric holds no global state: two fabrics of different shapes can live in one process.
+// Routers come from a factory: without one, every node gets the C++ router on its fast path
+// (router.hpp); with one (a RouterFactory making RouterCores: the Verilated RTL router, lock-step
+// pairs), every node gets a PortRouter driving that core through its port wires (port_router.hpp).
+// Endpoints come from an EndpointFactory (endpoint.hpp). A Fabric holds no global state: two
+// fabrics of different shapes can live in one process.
 //
-// Link latencies, from the cycle a flit is sent to the cycle it is due at the far end
-// (docs/timing-contract.md):
-//   router -> router      flits: link_latency + router_latency    credits: credit_latency
-//   interface -> router   flits: local_latency + router_latency   credits: credit_latency
-//   router -> interface   flits: local_latency                    credits: credit_latency
-// The router_latency cycles are the downstream router's non-stalling stages and its buffer write:
-// a flit due in cycle t can leave the downstream router in cycle t.
+// Link latencies, from the cycle a flit is sent to the cycle it reaches the far end's input port
+// (docs/timing-contract.md); the receiving router adds its own P stages:
+//   router -> router      flits: link_latency      credits: credit_latency
+//   endpoint -> router    flits: local_latency     credits: credit_latency
+//   router -> endpoint    flits: local_latency     credits: credit_latency
 #pragma once
 
 #include <cstdint>
@@ -20,22 +22,25 @@
 #include <string>
 #include <vector>
 
+#include "core/schedule.hpp"
 #include "core/topology.hpp"
+#include "models/arena.hpp"
 #include "models/barrier.hpp"
-#include "models/network_interface.hpp"
-#include "models/params.hpp"
-#include "models/router.hpp"
+#include "models/endpoint.hpp"
+#include "core/network_params.hpp"
+#include "models/router_block.hpp"
 #include "models/routing_table.hpp"
 
 namespace torx::model {
 
-// Everything the host writes before a run, besides the program and the memories.
+class Router;
+class PortRouter;
+
+// Everything the host writes into the network before a run, besides the endpoints' programs.
 struct FabricSpec {
-  NetworkParams params;
+  sw::NetworkParams params;
   sw::PortModel ports = sw::PortModel::kOne;
-  uint64_t ts_cycles = 100;
-  uint32_t flit_bytes = 16;
-  uint32_t block_bytes = 64;
+  uint32_t flit_bytes = 16;           // link width (payload words carried per flit)
   std::vector<RoutingImage> routing;  // one image per node
   BarrierTree barrier;                // one image per node
 };
@@ -45,7 +50,8 @@ enum class RunStatus { kRunning, kDone, kStalled, kLimit };
 class Fabric {
  public:
   // Builds every block and link from the images (throws sw::InputError on a malformed image).
-  Fabric(const sw::Topology& topo, FabricSpec spec, Program* program, NodeMemory* memory);
+  Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory& endpoints,
+         const RouterFactory* routers = nullptr);
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;
   ~Fabric();
@@ -53,7 +59,7 @@ class Fabric {
   // Kernel-free wiring: hands every link to the blocks at its ends. (The SystemC network binds
   // ports to link channels instead, and each shell connects its own block.)
   void connect_all();
-  // Starts every node's program at cycle 0.
+  // Starts every endpoint at cycle 0.
   void start();
   // Runs one cycle and updates the status (done, watchdog).
   void step();
@@ -61,16 +67,20 @@ class Fabric {
   RunStatus run();
   RunStatus status() const { return status_; }
   uint64_t cycle() const { return sched_.cycle(); }
-  bool done() const { return stats_.messages_done == program_->messages(); }
+  // Every endpoint has finished and no flit is in flight.
+  bool done() const;
 
-  // --- wiring access (SystemC shells) -------------------------------------------------------------
+  // --- wiring access (SystemC shells, loaders) -----------------------------------------------------
   const sw::Topology& topology() const { return topo_; }
   const FabricSpec& spec() const { return spec_; }
   int local_ports() const { return local_; }
-  Router& router(sw::NodeId v) { return *routers_[v]; }
-  const Router& router(sw::NodeId v) const { return *routers_[v]; }
-  NetworkInterface& ni(sw::NodeId v) { return *nis_[v]; }
+  RouterBlock& router(sw::NodeId v) { return *routers_[v]; }
+  const RouterBlock& router(sw::NodeId v) const { return *routers_[v]; }
+  Endpoint& endpoint(sw::NodeId v) { return *endpoints_[v]; }
+  const Endpoint& endpoint(sw::NodeId v) const { return *endpoints_[v]; }
   BarrierUnit& barrier(sw::NodeId v) { return *barriers_[v]; }
+  // The port-level router of node v when the fabric was built with a router factory, else null.
+  PortRouter* port_router(sw::NodeId v);
   // Network link leaving node v on port p (nullptr at a mesh edge).
   Link* network_link(sw::NodeId v, int port) { return net_link_[static_cast<size_t>(v) * topo_.ports() + port]; }
   Link& injection_link(sw::NodeId v, int ch) { return links_[inj_base_ + static_cast<size_t>(v) * local_ + ch]; }
@@ -78,16 +88,16 @@ class Fabric {
   size_t link_count() const { return nlinks_; }
   Link& link(size_t i) { return links_[i]; }
   Scheduler& scheduler() { return sched_; }
-  // Evaluates with `threads` lanes (0: automatic, see NetworkParams::threads); call before start().
+  // Evaluates with `threads` lanes (0: automatic, see sw::NetworkParams::threads); call before start().
   // Returns the lanes in use. One lane while a flit observer (a trace) is set.
   int set_threads(int threads);
   int threads() const { return sched_.lanes(); }
   void set_observer(FlitObserver* o);
 
   // --- results -------------------------------------------------------------------------------------
-  const RunStats& stats() const { return stats_; }
   NetworkCounters counters() const;  // summed over the lanes
   uint64_t evaluations() const { return evaluations_; }
+  uint64_t router_evaluations() const;
   uint64_t buffer_flit_cycles() const { return occupancy_sum_; }
   uint64_t flit_hops() const;
   uint64_t blocked_vc_cycles() const;
@@ -95,21 +105,22 @@ class Fabric {
   // Flits carried by each directed network link, indexed by sw::LinkId (node * ports + port).
   std::vector<uint64_t> link_flits() const;
   int barrier_latency() const { return 2 * spec_.barrier.height * spec_.params.barrier_hop_latency + 2; }
-  // Why the run stopped, with every stuck worm (for WatchdogError).
-  std::string stall_report(size_t max_worms = 64) const;
+  // Why the run stopped ("watchdog: no flit moved for ..."), empty while it runs.
+  const std::string& stop_reason() const { return stop_reason_; }
+  // Every flit in the routers and on the links into them (stall reports).
+  void visit_flits(const FlitVisitor& visit) const;
 
  private:
   sw::Topology topo_;
   FabricSpec spec_;
-  Program* program_;
-  NodeMemory* memory_;
   int local_ = 1;
   Scheduler sched_;
   NetworkCounters counters_[kMaxLanes];  // one per lane (scheduler.hpp)
-  RunStats stats_;
-  Arena arena_;                    // routers and their buffers, in node order (arena.hpp)
-  std::vector<Router*> routers_;   // constructed in arena_, destroyed by ~Fabric
-  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  Arena arena_;                          // C++ routers and their buffers, in node order (arena.hpp)
+  std::vector<RouterBlock*> routers_;    // C++ routers live in arena_ (destroyed by ~Fabric), port routers in port_routers_
+  std::vector<Router*> native_;
+  std::vector<std::unique_ptr<PortRouter>> port_routers_;
+  std::vector<std::unique_ptr<Endpoint>> endpoints_;
   std::vector<std::unique_ptr<BarrierUnit>> barriers_;
   std::unique_ptr<Link[]> links_;  // never moved: blocks keep pointers to links
   size_t nlinks_ = 0;

@@ -18,6 +18,9 @@ namespace torx::model {
 // large networks is bound by the cache lines a flit touches per hop (docs/cycle-model.md).
 inline constexpr uint32_t kMaxFlitBytes = 32;
 inline constexpr uint32_t kMaxFlitWords = kMaxFlitBytes / 8;
+// Largest block the interfaces move (a block is copied byte by byte into flits; 1 MiB keeps node
+// memories of large networks within reach).
+inline constexpr uint32_t kMaxBlockBytes = uint32_t{1} << 20;
 
 inline constexpr uint8_t kFlitHead = 1;
 inline constexpr uint8_t kFlitTail = 2;

@@ -3,16 +3,19 @@
 // router to network interface) with a fixed latency, in the BookSim manner: flits travel forward,
 // credits travel back.
 //
-// Flits. The receiving block's input buffer (an InputUnit) is the far end of the link: a flit sent
-// in cycle t is written straight into its VC's FIFO, stamped with the cycle it becomes visible,
-// t + latency (Flit::due), and the receiver is woken for that cycle. Entries not yet due are the
-// flits on the wire and in the receiver's non-stalling pipeline stages; the receiver ignores them
-// until they are due, so the order in which sender and receiver are evaluated within a cycle never
-// matters. Writing the flit once into its destination buffer, instead of into a wire model and then
-// again into the buffer, halves the memory a flit touches per hop (docs/cycle-model.md,
-// "Performance"). The flit latency of a link into a router includes the router's P - 1
-// non-stalling stages (docs/timing-contract.md): router to router L + P, interface to router
-// Lloc + P, router to interface Lloc.
+// Flits. A flit pushed in cycle t is at the far end's input port in cycle t + L (L = the link's
+// latency: link_latency between routers, local_latency to and from an interface). The receiving
+// block's input buffer is the far end of the link (a FlitSink the receiver hands over when it is
+// wired): the flit is written straight into its VC's FIFO, stamped with the cycle in which the
+// receiver can act on it, Flit::due = t + L + the receiver's own pipeline delay (FlitSink::delay: a
+// router's P stages, docs/timing-contract.md; 0 for a network interface), and the receiver is
+// woken for that cycle. Entries not yet due are the flits on the wire and in the receiver's
+// non-stalling stages; the receiver ignores them until they are due, so the order in which sender
+// and receiver are evaluated within a cycle never matters. Writing the flit once into its
+// destination buffer, instead of into a wire model and then again into the buffer, halves the
+// memory a flit touches per hop (docs/cycle-model.md, "Performance"). A block that takes its
+// inputs as per-cycle wires (PortRouter, port_router.hpp) hands over a staging FIFO with delay 0
+// and takes each flit out in the cycle it arrives.
 //
 // Credits. A LatencyLine carries them back: pushed in t, visible to the sender in t + Lc.
 //
@@ -46,8 +49,8 @@ struct LinkEnd {
 
 class Link {
  public:
-  // flit_latency: pushed in t, visible at the far end in t + flit_latency. tx: the sender, as the
-  // receiver of the credits.
+  // flit_latency: pushed in t, at the far end's input port in t + flit_latency. tx: the sender, as
+  // the receiver of the credits.
   void configure(uint32_t id, int flit_latency, int credit_latency, Scheduler* sched, LinkEnd tx,
                  uint32_t payload_words = kMaxFlitWords) {
     TORX_MODEL_CHECK(flit_latency >= 1, "a link needs latency >= 1");
@@ -58,24 +61,29 @@ class Link {
     tx_ = tx;
     payload_words_ = payload_words;
   }
-  // The receiver attaches its input buffer (at wiring time).
-  void attach(FlitSink sink) { sink_ = sink; }
+  // The receiver attaches its input buffer (at wiring time); its pipeline delay is added to the
+  // link's latency in every flit's due cycle.
+  void attach(FlitSink sink) {
+    sink_ = sink;
+    due_offset_ = latency_ + sink.delay;
+  }
   bool attached() const { return sink_.regs != nullptr; }
 
   // --- transmitter (upstream) side ---------------------------------------------------------------
   // Sends a copy of `f` on VC `vc` of this link into slot `slot` of the receiving VC's FIFO (the
   // sender's mirror of the FIFO's write pointer, OutputVc::tail_slot; checked).
-  void send_flit(uint64_t now, const Flit& f, uint8_t vc, uint16_t slot) {
+  // `lane`: the sender's lane (scheduler.hpp).
+  void send_flit(uint64_t now, int lane, const Flit& f, uint8_t vc, uint16_t slot) {
     Flit& g = slot_ref(vc, slot);
     copy_flit(g, f, payload_words_);
-    finish(now, g, vc);
+    finish(now, lane, g, vc);
   }
   // Builds the flit in place in the receiver's buffer: fill(Flit&) writes sideband and payload.
   template <class Fill>
-  void send_flit_with(uint64_t now, uint8_t vc, uint16_t slot, Fill&& fill) {
+  void send_flit_with(uint64_t now, int lane, uint8_t vc, uint16_t slot, Fill&& fill) {
     Flit& g = slot_ref(vc, slot);
     fill(g);
-    finish(now, g, vc);
+    finish(now, lane, g, vc);
   }
   // The write pointer that follows `slot` in the receiving buffer (for the sender's mirror).
   uint16_t next_slot(uint16_t slot) const { return static_cast<uint16_t>(slot + 1u == sink_.depth ? 0 : slot + 1); }
@@ -115,16 +123,18 @@ class Link {
   static uint64_t credit_bits(const uint64_t& mask) { return __atomic_load_n(&mask, __ATOMIC_ACQUIRE); }
 
   // --- receiver (downstream) side ----------------------------------------------------------------
-  void send_credit(uint64_t now, Credit c) {
+  void send_credit(uint64_t now, int lane, Credit c) {
     credits_.push(now, c);
     if (!shared_) *tx_.mask |= tx_.bit;
     else __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_SEQ_CST);
-    sched_->wake_at(tx_.block, now + credits_.latency());
+    sched_->wake_at(lane, tx_.block, now + credits_.latency());
   }
 
   // --- inspection -------------------------------------------------------------------------------
   uint32_t id() const { return id_; }
   uint32_t latency() const { return latency_; }
+  // Cycles from a send to the far end's due cycle: latency() plus the receiver's pipeline delay.
+  uint32_t due_offset() const { return due_offset_; }
   uint64_t flit_count() const { return flit_count_; }
   const LatencyLine<Credit>& credit_line() const { return credits_; }
   const FlitSink& sink() const { return sink_; }
@@ -144,14 +154,14 @@ class Link {
     TORX_MODEL_CHECK(r.tail_slot == slot, "sender's write pointer mirror out of step");
     return sink_.ram[static_cast<size_t>(vc) * sink_.depth + slot];
   }
-  void finish(uint64_t now, Flit& g, uint8_t vc) {
+  void finish(uint64_t now, int lane, Flit& g, uint8_t vc) {
     g.vc = vc;
-    g.due = now + latency_;
+    g.due = now + due_offset_;
     InputVc& r = sink_.regs[vc];
     r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1u == sink_.depth ? 0 : r.tail_slot + 1);
     r.publish_tail();  // after the slot is written (release: a reader that sees the count sees the flit)
-    if (sink_.counters) ++sink_.counters[tl_lane].flits_in_buffers;
-    sched_->wake_at(sink_.block, g.due);
+    if (sink_.counters) ++sink_.counters[lane].flits_in_buffers;
+    sched_->wake_at(lane, sink_.block, g.due);
     ++flit_count_;
     last_ = &g;
     last_cycle_ = now + 1;
@@ -162,6 +172,7 @@ class Link {
   FlitSink sink_;
   Scheduler* sched_ = nullptr;
   uint32_t latency_ = 1;
+  uint32_t due_offset_ = 1;  // latency_ + the receiver's pipeline delay
   uint32_t payload_words_ = kMaxFlitWords;
   bool shared_ = false;
   uint64_t flit_count_ = 0;

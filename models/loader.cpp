@@ -4,30 +4,29 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <unistd.h>
+#include <map>
 
-#include "core/checker.hpp"
+#include "models/network_interface.hpp"
 
 namespace torx::model {
 
 void validate_cycle_options(const CycleOptions& opt) {
-  if (opt.sync == "local" || opt.sync == "priority" || opt.sync == "software")
-    throw sw::InputError(fmt::format("--sync {}: not available in the cycle model yet (use barrier or none)", opt.sync));
-  if (opt.sync != "barrier" && opt.sync != "none")
-    throw sw::InputError(fmt::format("--sync {}: must be none, barrier, local, priority or software", opt.sync));
-  if (opt.block_bytes == 0) throw sw::InputError("--block-bytes must be at least 1");
-  if (opt.block_bytes > (1u << 20)) throw sw::InputError("--block-bytes: the cycle model takes blocks up to 1 MiB");
-  if (opt.flit_bytes == 0 || opt.flit_bytes > kMaxFlitBytes)
-    throw sw::InputError(fmt::format("--flit-bytes {}: the cycle model carries 1 to {} bytes per flit", opt.flit_bytes,
-                                     kMaxFlitBytes));
+  if (opt.sync != sw::SyncMode::kBarrier && opt.sync != sw::SyncMode::kNone)
+    throw sw::InputError(fmt::format("synchronization '{}' is not available in the cycle model yet (barrier or none)",
+                                     sw::sync_mode_name(opt.sync)));
+  if (opt.cost.block_bytes == 0) throw sw::InputError("a block must have at least 1 byte");
+  if (opt.cost.block_bytes > kMaxBlockBytes)
+    throw sw::InputError(fmt::format("the cycle model takes blocks of up to {} bytes", kMaxBlockBytes));
+  if (opt.cost.flit_bytes == 0 || opt.cost.flit_bytes > kMaxFlitBytes)
+    throw sw::InputError(fmt::format("a flit of {} bytes: the cycle model carries 1 to {} bytes per flit",
+                                     opt.cost.flit_bytes, kMaxFlitBytes));
 }
 
-CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt, bool connect)
+CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt, bool connect,
+                           const RouterFactory* routers)
     : schedule_(schedule), topo_(topo), opt_(opt) {
   validate_cycle_options(opt_);
-  validate(opt_.params, topo_);
+  sw::validate(opt_.params, topo_);
   const sw::ScheduleHeader& h = schedule.header;
   if (sw::Topology(h.dims, h.wrap) != topo_)
     throw sw::InputError(fmt::format("the schedule is for the {} but the run is on the {}",
@@ -54,33 +53,52 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
       }
     routing_.order_classes = mixed ? topo_.ndims() : 1;
   }
-  NetworkParams params = opt_.params;
+  sw::NetworkParams params = opt_.params;
   params.order_classes = routing_.order_classes;
-  validate(params, topo_);
+  sw::validate(params, topo_);
 
   ProgramOptions po;
-  po.block_bytes = opt_.block_bytes;
-  po.flit_bytes = opt_.flit_bytes;
-  po.barriers = opt_.sync == "barrier";
+  po.cost = opt_.cost;
+  po.sync = opt_.sync;
   po.ports = ports;
   program_ = std::make_unique<Program>(schedule, topo_, *space_, po);
-  memory_ = std::make_unique<NodeMemory>(*space_, opt_.block_bytes, opt_.seed);
+  memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed);
+  const uint32_t steps = program_->steps();
+  stats_.step_first_issue.assign(steps, UINT64_MAX);
+  stats_.step_end.assign(steps, 0);
+  stats_.step_open.assign(steps, 0);
+  for (uint32_t m = 0; m < program_->messages(); ++m) ++stats_.step_open[program_->message(m).step];
 
   FabricSpec spec;
   spec.params = params;
   spec.ports = ports;
-  spec.ts_cycles = opt_.ts_cycles;
-  spec.flit_bytes = opt_.flit_bytes;
-  spec.block_bytes = opt_.block_bytes;
+  spec.flit_bytes = opt_.cost.flit_bytes;
   spec.routing.reserve(static_cast<size_t>(topo_.nodes()));
   for (sw::NodeId v = 0; v < topo_.nodes(); ++v) spec.routing.push_back(build_routing_image(topo_, v, routing_));
   spec.barrier = build_barrier_tree(topo_);
-  fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), program_.get(), memory_.get());
-  check_routes();
+  if (opt_.edit_routing) opt_.edit_routing(spec.routing);
+  else check_routes(spec.routing);
+  const EndpointFactory endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
+    NiConfig nc;
+    nc.node = v;
+    nc.channels = channels;
+    nc.cost = opt_.cost;
+    nc.injection_depth = params.buffer_depth;
+    nc.ejection_depth = params.buffer_depth;
+    return std::make_unique<NetworkInterface>(nc, *program_, memory_.get(), &stats_, counters, sched);
+  };
+  fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), endpoints, routers);
   if (connect) fabric_->connect_all();
 }
 
-void CycleNetwork::check_routes() const {
+NetworkInterface& CycleNetwork::ni(sw::NodeId v) { return static_cast<NetworkInterface&>(fabric_->endpoint(v)); }
+const NetworkInterface& CycleNetwork::ni(sw::NodeId v) const {
+  return static_cast<const NetworkInterface&>(fabric_->endpoint(v));
+}
+
+void CycleNetwork::check_routes(const std::vector<RoutingImage>& images) const {
+  std::vector<RoutingUnit> units(static_cast<size_t>(topo_.nodes()));
+  for (sw::NodeId v = 0; v < topo_.nodes(); ++v) units[v].load(images[v], topo_, v);
   std::vector<sw::LinkId> want;
   const int np = topo_.ports();
   for (uint32_t m = 0; m < program_->messages(); ++m) {
@@ -96,7 +114,7 @@ void CycleNetwork::check_routes() const {
     sw::NodeId v = r.src;
     size_t hop = 0;
     while (true) {
-      const RoutingUnit::Result res = fabric_->router(v).routing().route(head);
+      const RoutingUnit::Result res = units[v].route(head);
       if (res.eject) {
         TORX_CHECK(v == r.dst && hop == want.size(), fmt::format("routing tables end message {} at node {}", m, v));
         break;
@@ -113,7 +131,7 @@ void CycleNetwork::check_routes() const {
 
 void CycleNetwork::run() {
   fabric_->start();
-  if (fabric_->run() != RunStatus::kDone) throw sw::WatchdogError(fabric_->stall_report());
+  if (fabric_->run() != RunStatus::kDone) throw sw::WatchdogError(stall_report());
 }
 
 uint64_t CycleNetwork::predicted_cycles() const {
@@ -121,7 +139,7 @@ uint64_t CycleNetwork::predicted_cycles() const {
   // has its last block stored at the end of cycle s + t_s + F + h (L + P) + 2 L_loc + P - 1; every
   // node issues a step's sends in the cycle the barrier before it releases, B cycles after the last
   // node entered it, and a node enters in the cycle its last receive of the phase is stored.
-  const NetworkParams& p = fabric_->spec().params;
+  const sw::NetworkParams& p = fabric_->spec().params;
   const uint64_t per_hop = static_cast<uint64_t>(p.link_latency + p.router_latency);
   const uint64_t c = 2 * static_cast<uint64_t>(p.local_latency) + p.router_latency;
   const uint64_t B = static_cast<uint64_t>(fabric_->barrier_latency());
@@ -129,7 +147,7 @@ uint64_t CycleNetwork::predicted_cycles() const {
   std::vector<uint64_t> span(program_->steps(), 0);  // 0: no messages
   for (uint32_t m = 0; m < program_->messages(); ++m) {
     const MessageRecord& r = program_->message(m);
-    span[r.step] = std::max(span[r.step], opt_.ts_cycles + r.flits + r.hops * per_hop + c);
+    span[r.step] = std::max(span[r.step], opt_.cost.ts_cycles + r.flits + r.hops * per_hop + c);
   }
   uint64_t s = 0, entry = 0, end = 0;
   size_t nb = 0;
@@ -145,34 +163,86 @@ uint64_t CycleNetwork::predicted_cycles() const {
   return end;
 }
 
-void CycleNetwork::fill_report(sw::RunReport& rep, double wall_seconds) const {
+CycleResult CycleNetwork::result() const {
   const Fabric& f = *fabric_;
-  const RunStats& st = f.stats();
-  rep.cycles = st.last_store;
-  rep.check = sw::check_delivery(*memory_);
-  rep.sim.wall_seconds = wall_seconds;
-  rep.sim.router_cycles = f.cycle() * static_cast<uint64_t>(topo_.nodes());
-  rep.sim.flit_hops = f.flit_hops();
-  rep.sim.peak_rss_bytes = sw::peak_rss_bytes();
-  sw::CycleFigures c;
-  c.params = param_values(f.spec().params);
+  CycleResult c;
+  c.cycles = stats_.last_store;
+  c.simulated_cycles = f.cycle();
+  c.router_cycles = f.cycle() * static_cast<uint64_t>(topo_.nodes());
+  c.flit_hops = f.flit_hops();
+  c.params = sw::param_values(f.spec().params);
   c.predicted_cycles = predicted_cycles();
   c.barriers = program_->barrier_steps().size();
   c.barrier_latency = static_cast<uint64_t>(f.barrier_latency());
   for (uint32_t k = 0; k < program_->steps(); ++k) {
-    c.step_start.push_back(st.step_first_issue[k] == UINT64_MAX ? -1 : static_cast<int64_t>(st.step_first_issue[k]));
-    c.step_end.push_back(st.step_end[k] == 0 ? -1 : static_cast<int64_t>(st.step_end[k]));
+    c.step_start.push_back(stats_.step_first_issue[k] == UINT64_MAX ? -1 : static_cast<int64_t>(stats_.step_first_issue[k]));
+    c.step_end.push_back(stats_.step_end[k] == 0 ? -1 : static_cast<int64_t>(stats_.step_end[k]));
   }
   c.link_flits = f.link_flits();
   c.blocked_cycles = f.blocked_vc_cycles();
-  c.injection_stall_cycles = st.injection_stall_cycles;
+  c.injection_stall_cycles = stats_.injection_stall_cycles;
   c.mean_buffer_flits = f.cycle() ? static_cast<double>(f.buffer_flit_cycles()) / static_cast<double>(f.cycle()) : 0.0;
   c.max_vc_occupancy = f.max_vc_occupancy();
-  uint64_t evals = 0;
-  for (sw::NodeId v = 0; v < topo_.nodes(); ++v) evals += f.router(v).stats().evaluations;
-  c.router_evaluations = evals;
+  c.router_evaluations = f.router_evaluations();
   c.threads = f.threads();
-  rep.cycle_model = std::move(c);
+  return c;
+}
+
+std::string CycleNetwork::stall_report(size_t max_worms) const {
+  const Fabric& f = *fabric_;
+  std::string s = f.stop_reason().empty() ? std::string("stopped") : f.stop_reason();
+  // Locate every flit still in the network: per message the frontmost (lowest index) and the
+  // rearmost flit, and where they are.
+  struct Where {
+    uint32_t seq = 0;
+    std::string place;
+    std::string reason;
+  };
+  struct Worm {
+    Where head, tail;
+    bool seen = false;
+  };
+  std::map<uint32_t, Worm> worms;
+  f.visit_flits([&](const Flit& fl, const std::string& place, const std::string& reason) {
+    Worm& w = worms[fl.msg];
+    if (!w.seen || fl.seq < w.head.seq) w.head = {fl.seq, place, reason};
+    if (!w.seen || fl.seq > w.tail.seq) w.tail = {fl.seq, place, reason};
+    w.seen = true;
+  });
+  size_t shown = 0;
+  size_t stuck = 0;
+  for (uint32_t m = 0; m < program_->messages(); ++m) {
+    const MessageRecord& r = program_->message(m);
+    if (!ni(r.src).issued(m) || ni(r.dst).stored(m)) continue;
+    ++stuck;
+    if (shown >= max_worms) continue;
+    ++shown;
+    const sw::Message& sm = program_->schedule_message(m);
+    const uint32_t left = ni(r.src).flits_left(m);
+    s += fmt::format("\n  message {} (step {}, {} -> {}, route {}, {} flits):", m, r.step, topo_.node_name(r.src),
+                     topo_.node_name(r.dst), topo_.route_string(sm.route), r.flits);
+    auto it = worms.find(m);
+    if (it == worms.end()) {
+      s += left ? fmt::format(" all {} flits still at the source interface (startup or no credit)", left)
+                : " no flit in the network";
+      continue;
+    }
+    const Worm& w = it->second;
+    s += fmt::format("\n    head: flit {} at {}: {}", w.head.seq, w.head.place, w.head.reason);
+    if (left) s += fmt::format("\n    tail: {} flits not yet injected at node {}", left, topo_.node_name(r.src));
+    else s += fmt::format("\n    tail: flit {} at {}", w.tail.seq, w.tail.place);
+  }
+  if (shown < stuck) s += fmt::format("\n  ... and {} more worms", stuck - shown);
+  if (stuck == 0) {
+    size_t listed = 0;
+    for (sw::NodeId v = 0; v < topo_.nodes(); ++v) {
+      const Endpoint& e = f.endpoint(v);
+      if (e.finished()) continue;
+      if (listed++ < 16) s += "\n  " + e.describe();
+    }
+    if (listed > 16) s += fmt::format("\n  ... and {} more nodes", listed - 16);
+  }
+  return s;
 }
 
 }  // namespace torx::model

@@ -1,69 +1,116 @@
 // SPDX-License-Identifier: Apache-2.0
-// The loader: programs a cycle-accurate network from a Schedule and reports the run.
+// The loader: programs a cycle-accurate network from a Schedule and collects the run's figures.
 //
 // CycleNetwork (kernel-free) does what the host does before a run: it checks the options, writes
 // one routing-table image and one barrier image per node (routing_table.hpp, barrier.hpp), compiles
 // the node programs (program.hpp), fills the node memories with every node's own blocks
-// (node_memory.hpp), builds the Fabric and checks, by walking every message through the tables,
-// that the tables take each message along exactly the links its schedule route names.
+// (node_memory.hpp), builds the Fabric (with the C++ routers, or with the cores a RouterFactory
+// makes: the Verilated RTL, lock-step pairs) and checks, by walking every message through the
+// tables, that the tables take each message along exactly the links its schedule route names.
 //
-// run_cycle_model() is the CLI's `--model cycle`: it wraps the fabric in the SystemC model
-// (sc_network.hpp), clocks it until the last block is stored, checks delivery through the node
-// memories and fills the result document. A stuck run throws sw::WatchdogError with the report of
-// every stuck worm.
+// run_cycle_model() runs it in the SystemC kernel (sc_run.cpp). The models report figures
+// (CycleResult) and the node memories as a DeliveryView; the application layer (sw/app) turns them
+// into the result document. Nothing here knows the command line.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "core/report.hpp"
+#include "core/run_config.hpp"
 #include "core/schedule.hpp"
 #include "models/fabric.hpp"
+#include "models/network_interface.hpp"
 #include "models/node_memory.hpp"
-#include "models/params.hpp"
+#include "core/network_params.hpp"
 #include "models/program.hpp"
+#include "models/run_stats.hpp"
 
 namespace torx::model {
 
+// Called now and then during a run (the application renders it).
+struct Progress {
+  uint64_t cycle = 0;
+  uint64_t messages_done = 0;
+  uint64_t messages = 0;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
 struct CycleOptions {
-  NetworkParams params;
-  uint32_t block_bytes = 64;
-  uint32_t flit_bytes = 16;
-  uint64_t ts_cycles = 100;
-  std::string sync = "barrier";           // barrier | none (local, priority, software: not yet)
+  sw::NetworkParams params;
+  sw::CostModel cost;
+  sw::SyncMode sync = sw::SyncMode::kBarrier;
   uint64_t seed = 1;
   std::optional<sw::PortModel> ports;     // network interface channels; default: the schedule's
-  std::string trace;                      // VCD file (SystemC runs only)
-  bool progress = false;                  // progress line on standard error
+  std::string trace;                      // VCD file (SystemC runs only); empty: none
+  ProgressFn progress;                    // may be empty
+  // Fault injection: edits the routing images the host wrote before the routers load them (a cyclic
+  // table for the watchdog's stuck-worm report, a damaged one for the loaders' refusal). When set,
+  // the check that the tables follow every message's route is skipped.
+  std::function<void(std::vector<RoutingImage>&)> edit_routing;
 };
 
-// Throws sw::InputError for options the cycle model does not offer (names the option).
+// Throws sw::InputError for options the cycle model does not offer (names what is wrong).
 void validate_cycle_options(const CycleOptions& opt);
+
+// What a cycle-model run reports (the application's result document has one key per field:
+// docs/cli.md, "cycle_model").
+struct CycleResult {
+  uint64_t cycles = 0;                  // until the last block is stored
+  uint64_t simulated_cycles = 0;        // cycles the network was clocked
+  uint64_t router_cycles = 0;           // routers x simulated cycles
+  uint64_t flit_hops = 0;               // flits sent on router-to-router links
+  std::vector<std::pair<std::string, int64_t>> params;  // network parameters as run
+  uint64_t predicted_cycles = 0;        // contention-free formula of docs/cycle-model.md
+  uint64_t barriers = 0;                // barrier episodes executed
+  uint64_t barrier_latency = 0;         // cycles from the last node's entry to the release
+  std::vector<int64_t> step_start;      // per step: cycle its first send was issued (-1: no messages)
+  std::vector<int64_t> step_end;        // per step: cycles until its last block was stored (-1: none)
+  std::vector<uint64_t> link_flits;     // per directed network link, in LinkId order (node * ports + port)
+  uint64_t blocked_cycles = 0;          // sum over cycles of router VCs holding a flit that could not advance
+  uint64_t injection_stall_cycles = 0;  // sum over cycles of injection channels waiting for a credit
+  double mean_buffer_flits = 0;         // flits in router input buffers (and the links into them), mean over cycles
+  uint32_t max_vc_occupancy = 0;        // fullest VC buffer, in flits
+  uint64_t router_evaluations = 0;      // router-cycles actually evaluated (idle routers are skipped)
+  int threads = 1;                      // threads that evaluated the network (results do not depend on it)
+  double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
+  double run_seconds = 0;               // simulating it, up to the last block stored
+};
 
 class CycleNetwork {
  public:
   // `connect`: wire the blocks directly (kernel-free runs); false when SystemC shells will bind.
-  CycleNetwork(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt, bool connect = true);
+  // `routers`: null for the C++ routers on their fast path.
+  CycleNetwork(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt, bool connect = true,
+               const RouterFactory* routers = nullptr);
 
   Fabric& fabric() { return *fabric_; }
   const Fabric& fabric() const { return *fabric_; }
   NodeMemory& memory() { return *memory_; }
   const NodeMemory& memory() const { return *memory_; }
-  Program& program() { return *program_; }
+  const Program& program() const { return *program_; }
   const sw::BlockSpace& space() const { return *space_; }
   const RoutingConfig& routing_config() const { return routing_; }
+  const RunStats& stats() const { return stats_; }
+  NetworkInterface& ni(sw::NodeId v);
+  const NetworkInterface& ni(sw::NodeId v) const;
 
-  // Kernel-free run to completion; throws sw::WatchdogError if the run stalls.
+  // Kernel-free run to completion; throws sw::WatchdogError (with stall_report()) if the run stalls.
   void run();
   // The contention-free cycle count of docs/cycle-model.md for this schedule and these options.
   uint64_t predicted_cycles() const;
-  // Fills cycles, check, sim and cycle_model of a report after the run.
-  void fill_report(sw::RunReport& rep, double wall_seconds) const;
+  // The figures of the run so far (after run()).
+  CycleResult result() const;
+  // Why the run stopped, with every stuck worm: where its front and rear flits are and what the
+  // front one waits for.
+  std::string stall_report(size_t max_worms = 64) const;
 
  private:
-  void check_routes() const;
+  void check_routes(const std::vector<RoutingImage>& images) const;
 
   const sw::Schedule& schedule_;
   sw::Topology topo_;
@@ -72,11 +119,15 @@ class CycleNetwork {
   std::unique_ptr<sw::BlockSpace> space_;
   std::unique_ptr<Program> program_;
   std::unique_ptr<NodeMemory> memory_;
+  RunStats stats_;
   std::unique_ptr<Fabric> fabric_;
 };
 
-// The CLI's --model cycle: a SystemC run (one per process: SystemC elaborates once).
-void run_cycle_model(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt,
-                     sw::RunReport& rep);
+// Runs `net` (built with connect = false) in the SystemC kernel (sc_network.hpp), one SystemC
+// elaboration per process, and returns its figures (run_seconds included); the node memories are
+// net.memory(). Throws sw::WatchdogError if the network stops making progress. The SystemC report
+// handler it installs for the run (reports to standard error, errors as exceptions) is restored when
+// it returns.
+CycleResult run_cycle_model(CycleNetwork& net, const CycleOptions& opt);
 
 }  // namespace torx::model

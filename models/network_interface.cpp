@@ -30,10 +30,10 @@ inline void fill_bytes(uint8_t* dst, uint8_t v, uint32_t n) {
 }
 }  // namespace
 
-NetworkInterface::NetworkInterface(const NiConfig& cfg, Program* program, NodeMemory* memory, RunStats* stats,
+NetworkInterface::NetworkInterface(const NiConfig& cfg, const Program& program, NodeMemory* memory, RunStats* stats,
                                    NetworkCounters* counters, Scheduler* sched)
     : cfg_(cfg), prog_(program), mem_(memory), stats_(stats), counters_(counters), sched_(sched) {
-  TORX_MODEL_CHECK(cfg.flit_bytes >= 1 && cfg.flit_bytes <= kMaxFlitBytes, "flit width out of range");
+  TORX_MODEL_CHECK(cfg.cost.flit_bytes >= 1 && cfg.cost.flit_bytes <= kMaxFlitBytes, "flit width out of range");
   inj_.resize(static_cast<size_t>(cfg.channels));
   ej_.resize(static_cast<size_t>(cfg.channels));
   for (InjectionChannel& c : inj_) c.credits_q = cfg.injection_depth;
@@ -42,8 +42,14 @@ NetworkInterface::NetworkInterface(const NiConfig& cfg, Program* program, NodeMe
   ej_ram_.resize(ej_.size() * static_cast<size_t>(cfg.ejection_depth));
   for (size_t c = 0; c < ej_.size(); ++c)
     ej_buf_[c].configure(&ej_regs_[c], &ej_ram_[c * cfg.ejection_depth], 1, cfg.ejection_depth, kMaxFlitWords);
-  next_send_ = prog_->sends_begin(cfg.node);
-  sends_end_ = prog_->sends_end(cfg.node);
+  next_send_ = prog_.sends_begin(cfg.node);
+  sends_end_ = prog_.sends_end(cfg.node);
+  recv_done_.assign(prog_.receives(cfg.node), 0);
+}
+
+void NetworkInterface::start() {
+  dirty_ = true;
+  note_finished(0);
 }
 
 bool NetworkInterface::busy() const {
@@ -56,16 +62,30 @@ bool NetworkInterface::busy() const {
 }
 
 bool NetworkInterface::finished() const {
-  return next_send_ == sends_end_ && sends_open_ == 0 && next_barrier_ == prog_->barrier_steps().size();
+  return next_send_ == sends_end_ && sends_open_ == 0 && next_barrier_ == prog_.barrier_steps().size() &&
+         received_ == recv_done_.size();
+}
+
+bool NetworkInterface::issued(uint32_t m) const {
+  const uint32_t* b = prog_.sends_begin(cfg_.node);
+  const uint32_t* it = std::lower_bound(b, sends_end_, m);
+  return it != sends_end_ && *it == m && it < next_send_;
+}
+
+bool NetworkInterface::stored(uint32_t m) const {
+  const uint32_t* b = prog_.receives_begin(cfg_.node);
+  const uint32_t* e = prog_.receives_end(cfg_.node);
+  const uint32_t* it = std::lower_bound(b, e, m);
+  return it != e && *it == m && recv_done_[static_cast<size_t>(it - b)];
 }
 
 uint32_t NetworkInterface::flits_left(uint32_t m) const {
   for (const InjectionChannel& c : inj_)
-    if (c.state_q != ChState::kIdle && c.msg == m) return prog_->message(m).flits - c.next_flit;
+    if (c.state_q != ChState::kIdle && c.msg == m) return prog_.message(m).flits - c.next_flit;
   return 0;
 }
 
-void NetworkInterface::evaluate(uint64_t now) {
+void NetworkInterface::evaluate(uint64_t now, int lane) {
   // 1. Ejection: store what arrives (at most one flit per channel and cycle), return the slot's
   // credit at once.
   for (size_t c = 0; c < ej_.size(); ++c) {
@@ -75,9 +95,9 @@ void NetworkInterface::evaluate(uint64_t now) {
     if (f.due > now) continue;
     eject(now, ej_[c], f);
     buf.pop(0);
-    ej_[c].link->send_credit(now, Credit{0});
-    ++counters_[tl_lane].flit_moves;
-    ++stats_->flits_ejected;
+    ej_[c].link->send_credit(now, lane, Credit{0});
+    ++counters_[lane].flit_moves;
+    ++counters_[lane].flits_ejected;
   }
   // 2. Credits from the router's injection buffers, usable in this cycle.
   for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) {
@@ -95,7 +115,7 @@ void NetworkInterface::evaluate(uint64_t now) {
     ++next_barrier_;
     dirty_ = true;
   }
-  if (dirty_) run_program(now);
+  if (dirty_) run_program(now, lane);
   // 4. Injection: startup elapsed -> head; then one flit per cycle with a credit.
   for (InjectionChannel& c : inj_) {
     if (c.state_d == ChState::kIdle) continue;
@@ -107,22 +127,22 @@ void NetworkInterface::evaluate(uint64_t now) {
       ++stats_->injection_stall_cycles;
       continue;
     }
-    const MessageRecord& r = prog_->message(c.msg);
+    const MessageRecord& r = prog_.message(c.msg);
     const bool tail = c.next_flit + 1 == r.flits;
-    c.link->send_flit_with(now, 0, c.tail_slot, [&](Flit& f) { pack(c, r, tail, f); });
+    c.link->send_flit_with(now, lane, 0, c.tail_slot, [&](Flit& f) { pack(c, r, tail, f); });
     c.tail_slot = c.link->next_slot(c.tail_slot);
     --c.credit_delta;
     ++c.next_flit;
-    ++counters_[tl_lane].flit_moves;
-    ++stats_->flits_injected;
+    ++counters_[lane].flit_moves;
+    ++counters_[lane].flits_injected;
     if (tail) {
-      TORX_MODEL_CHECK(c.block == c.blocks->size(), "packetizer did not consume every block of the message");
+      TORX_MODEL_CHECK(c.block == c.blocks.size(), "packetizer did not consume every block of the message");
       c.state_d = ChState::kIdle;
-      c.blocks = nullptr;
       --sends_open_;
       dirty_ = true;  // the program may enter a barrier or issue on this channel next cycle
     }
   }
+  note_finished(lane);
 }
 
 void NetworkInterface::prefetch(int stage) const {
@@ -153,7 +173,7 @@ void NetworkInterface::prefetch(int stage) const {
     if (e.busy) mem_->prefetch(e.cur, cfg_.node, true, e.offset);  // (after the last block: a harmless hint)
 }
 
-void NetworkInterface::update(uint64_t) {
+void NetworkInterface::update(uint64_t, int) {
   for (InjectionChannel& c : inj_) {
     c.state_q = c.state_d;
     c.credits_q += c.credit_delta;
@@ -167,21 +187,24 @@ void NetworkInterface::pack(InjectionChannel& c, const MessageRecord& r, bool ta
   f.seq = c.next_flit;
   f.kind = static_cast<uint8_t>((c.next_flit == 0 ? kFlitHead : 0) | (tail ? kFlitTail : 0));
   if (c.next_flit == 0) {
-    const sw::Message& sm = prog_->schedule_message(c.msg);
+    const sw::Message& sm = prog_.schedule_message(c.msg);
     f.dest = r.dst;
     f.start_dim = sm.route.start_dim;
     f.neg_mask = sm.route.neg_mask;
     f.priority = sm.priority;
   }
   uint8_t* out = reinterpret_cast<uint8_t*>(f.payload);
-  const uint32_t fb = cfg_.flit_bytes, bb = cfg_.block_bytes;
+  const uint32_t fb = cfg_.cost.flit_bytes, bb = cfg_.cost.block_bytes;
   uint32_t filled = 0;
-  const std::vector<sw::BlockId>& blocks = *c.blocks;
+  const std::vector<sw::BlockId>& blocks = c.blocks;
   while (filled < fb && c.block < blocks.size()) {
     uint8_t* src = c.src;  // the slot of blocks[c.block]
     const uint32_t n = std::min(fb - filled, bb - c.offset);
     copy_bytes(out + filled, src + c.offset, n);
-    if (c.corrupt && c.offset == 0) out[filled] ^= 1;  // fault injection: flip bit 0 of the block
+    // Fault injection: bit 0 of the block becomes the opposite of what its identity prescribes
+    // (sticky, unlike a flip: a block corrupted twice stays corrupted).
+    if (c.corrupt && c.offset == 0)
+      out[filled] = static_cast<uint8_t>((out[filled] & ~1u) | (~mem_->pristine_byte0(blocks[c.block]) & 1u));
     if (mem_->moves()) fill_bytes(src + c.offset, NodeMemory::kPoison, n);  // the bytes left this memory
     filled += n;
     c.offset += n;
@@ -199,18 +222,18 @@ void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
     if (e.busy)
       throw std::logic_error(fmt::format("internal error: node {}: head of message {} arrived inside message {}",
                                          cfg_.node, f.msg, e.msg));
-    const MessageRecord& r = prog_->message(f.msg);
+    TORX_MODEL_CHECK(f.msg < prog_.messages(), "arriving flit names no message");
+    const MessageRecord& r = prog_.message(f.msg);
     if (r.dst != cfg_.node)
       throw std::logic_error(fmt::format("internal error: message {} for node {} was delivered to node {}", f.msg,
                                          r.dst, cfg_.node));
     e.busy = true;
     e.msg = f.msg;
     e.next_seq = 0;
-    e.blocks = prog_->blocks(f.msg);
-    TORX_MODEL_CHECK(e.blocks != nullptr, "arriving message has no block list");
+    prog_.expand_blocks(f.msg, e.blocks);
     e.block = 0;
     e.offset = 0;
-    if (!e.blocks->empty()) e.cur = e.blocks->front();
+    if (!e.blocks.empty()) e.cur = e.blocks.front();
   }
   if (!e.busy || f.msg != e.msg || f.seq != e.next_seq)
     throw std::logic_error(fmt::format("internal error: node {}: flit {} of message {} arrived, expected flit {} of "
@@ -218,9 +241,9 @@ void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
                                        cfg_.node, f.seq, f.msg, e.next_seq, e.msg));
   ++e.next_seq;
   const uint8_t* in = reinterpret_cast<const uint8_t*>(f.payload);
-  const uint32_t fb = cfg_.flit_bytes, bb = cfg_.block_bytes;
+  const uint32_t fb = cfg_.cost.flit_bytes, bb = cfg_.cost.block_bytes;
   uint32_t used = 0;
-  const std::vector<sw::BlockId>& blocks = *e.blocks;
+  const std::vector<sw::BlockId>& blocks = e.blocks;
   while (used < fb && e.block < blocks.size()) {
     const sw::BlockId b = e.cur;  // blocks[e.block]
     if (e.offset == 0) e.discard = !mem_->moves() && mem_->holds_now(b, cfg_.node);
@@ -237,79 +260,87 @@ void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
     }
   }
   if (!f.tail()) return;
-  MessageRecord& r = prog_->message(e.msg);
+  const MessageRecord& r = prog_.message(e.msg);
   if (e.block != blocks.size() || e.next_seq != r.flits)
     throw std::logic_error(fmt::format("internal error: node {}: message {} ended after {} of {} flits", cfg_.node,
                                        e.msg, e.next_seq, r.flits));
-  r.done = 1;
+  const uint32_t* rb = prog_.receives_begin(cfg_.node);
+  const uint32_t* it = std::lower_bound(rb, prog_.receives_end(cfg_.node), e.msg);
+  TORX_MODEL_CHECK(it != prog_.receives_end(cfg_.node) && *it == e.msg, "a node stored a message it does not receive");
+  uint8_t& done = recv_done_[static_cast<size_t>(it - rb)];
+  TORX_MODEL_CHECK(!done, "a message was stored twice");
+  done = 1;
   stats_->last_store = std::max(stats_->last_store, now + 1);
   stats_->step_end[r.step] = std::max(stats_->step_end[r.step], now + 1);
   --stats_->step_open[r.step];
   ++stats_->messages_done;
-  prog_->release_blocks(e.msg);
   e.busy = false;
-  e.blocks = nullptr;
   ++received_;
   dirty_ = true;
 }
 
 bool NetworkInterface::holds_all(uint32_t m) {
-  const std::vector<sw::BlockId>& blocks = prog_->acquire_blocks(m);
-  while (check_pos_ < blocks.size() && mem_->holds_now(blocks[check_pos_], cfg_.node)) ++check_pos_;
-  return check_pos_ == blocks.size();
+  if (next_blocks_msg_ != m) {
+    prog_.expand_blocks(m, next_blocks_);
+    next_blocks_msg_ = m;
+    check_pos_ = 0;
+  }
+  while (check_pos_ < next_blocks_.size() && mem_->holds_now(next_blocks_[check_pos_], cfg_.node)) ++check_pos_;
+  return check_pos_ == next_blocks_.size();
 }
 
-void NetworkInterface::issue(uint64_t now, uint32_t m) {
-  MessageRecord& r = prog_->message(m);
-  r.issued = 1;
+void NetworkInterface::issue(uint64_t now, int lane, uint32_t m) {
+  const MessageRecord& r = prog_.message(m);
   InjectionChannel& c = inj_[r.channel];
   c.state_d = ChState::kStartup;
   c.msg = m;
   c.next_flit = 0;
-  c.head_cycle = now + cfg_.ts_cycles;
-  c.blocks = prog_->blocks(m);
+  c.head_cycle = now + cfg_.cost.ts_cycles;
+  TORX_MODEL_CHECK(next_blocks_msg_ == m, "issue without the holdings check");
+  c.blocks.swap(next_blocks_);
+  next_blocks_msg_ = 0xffffffffu;
   c.block = 0;
   c.offset = 0;
-  c.src = c.blocks->empty() ? nullptr : mem_->slot(c.blocks->front(), cfg_.node);
-  c.corrupt = prog_->schedule_message(m).flags & sw::kFaultCorrupt;
+  c.src = c.blocks.empty() ? nullptr : mem_->slot(c.blocks.front(), cfg_.node);
+  c.corrupt = prog_.schedule_message(m).flags & sw::kFaultCorrupt;
   if (mem_->moves())
-    for (sw::BlockId b : *c.blocks) mem_->take(b);
+    for (sw::BlockId b : c.blocks) mem_->take(b);
   ++sends_open_;
   stats_->step_first_issue[r.step] = std::min(stats_->step_first_issue[r.step], now);
-  if (cfg_.ts_cycles > 0) sched_->wake_at(clock_id(), c.head_cycle);
+  if (cfg_.cost.ts_cycles > 0) sched_->wake_at(lane, clock_id(), c.head_cycle);
 }
 
-void NetworkInterface::run_program(uint64_t now) {
+void NetworkInterface::run_program(uint64_t now, int lane) {
   dirty_ = false;
-  const std::vector<uint32_t>& barriers = prog_->barrier_steps();
+  const std::vector<uint32_t>& barriers = prog_.barrier_steps();
   while (true) {
     // A barrier at step kb gates every send of step >= kb.
     if (next_barrier_ < barriers.size()) {
       const uint32_t kb = barriers[next_barrier_];
-      const uint32_t next_step = next_send_ != sends_end_ ? prog_->message(*next_send_).step : kNoStep;
+      const uint32_t next_step = next_send_ != sends_end_ ? prog_.message(*next_send_).step : kNoStep;
       if (next_step >= kb) {
         if (in_barrier_) return;  // waiting for the release
-        barrier_needs_ = prog_->receives_before(cfg_.node, kb);
+        barrier_needs_ = prog_.receives_before(cfg_.node, kb);
         if (sends_open_ > 0 || received_ < barrier_needs_) return;
         in_barrier_ = true;
         ++stats_->barrier_entries;
-        barrier_entry_->send(now);
+        barrier_entry_->send(now, lane);
         return;
       }
     }
     if (next_send_ == sends_end_) return;
     const uint32_t m = *next_send_;
-    const InjectionChannel& c = inj_[prog_->message(m).channel];
+    const InjectionChannel& c = inj_[prog_.message(m).channel];
     if (c.state_q != ChState::kIdle || c.state_d != ChState::kIdle) return;  // in-order issue
     if (!holds_all(m)) return;  // woken again when a message is stored here
-    issue(now, m);
+    issue(now, lane, m);
     ++next_send_;
     check_pos_ = 0;
   }
 }
 
 std::string NetworkInterface::describe() const {
-  const std::vector<uint32_t>& barriers = prog_->barrier_steps();
+  const std::vector<uint32_t>& barriers = prog_.barrier_steps();
   std::string s = fmt::format("node {}: ", cfg_.node);
   if (in_barrier_)
     return s + fmt::format("in the barrier before step {}, waiting for the release", barriers[next_barrier_]);
@@ -318,19 +349,18 @@ std::string NetworkInterface::describe() const {
       return s + fmt::format("all sends issued ({} open); waiting to enter the barrier before step {} ({} of {} "
                              "receives stored)",
                              sends_open_, barriers[next_barrier_], received_,
-                             prog_->receives_before(cfg_.node, barriers[next_barrier_]));
+                             prog_.receives_before(cfg_.node, barriers[next_barrier_]));
     return s + fmt::format("program complete ({} sends open, {} receives stored of {})", sends_open_, received_,
-                           prog_->receives(cfg_.node));
+                           prog_.receives(cfg_.node));
   }
   const uint32_t m = *next_send_;
-  const MessageRecord& r = prog_->message(m);
+  const MessageRecord& r = prog_.message(m);
   if (next_barrier_ < barriers.size() && r.step >= barriers[next_barrier_])
     return s + fmt::format("waiting to enter the barrier before step {} ({} sends open, {} of {} receives stored)",
                            barriers[next_barrier_], sends_open_, received_,
-                           prog_->receives_before(cfg_.node, barriers[next_barrier_]));
-  const std::vector<sw::BlockId>* blocks = prog_->blocks(m);
+                           prog_.receives_before(cfg_.node, barriers[next_barrier_]));
   return s + fmt::format("next send is message {} (step {}, to node {}); {} of {} blocks held", m, r.step, r.dst,
-                         check_pos_, blocks ? blocks->size() : 0);
+                         next_blocks_msg_ == m ? check_pos_ : 0, prog_.message_blocks(m));
 }
 
 }  // namespace torx::model

@@ -9,7 +9,9 @@
 // (moved blocks) and starts the startup: the head flit leaves t_s cycles later (in the issue cycle
 // itself if t_s = 0); then one flit per cycle while the router's injection buffer has room
 // (credits). Flit k carries bytes [k F, (k+1) F) of the message's payload, the blocks' contents
-// in block-list order (F = flit_bytes); a fault=corrupt message flips bit 0 of every block it packs.
+// in block-list order (F = flit_bytes); a fault=corrupt message sets bit 0 of every block it packs to
+// the opposite of what the block's identity prescribes (sticky: a block corrupted on two hops stays
+// corrupted, as in the step model).
 //
 // Ejection. One ejection channel (one-port) or one per direction. Each arriving flit's payload is
 // written into the node memory slot of the block it belongs to, in the cycle it arrives; when a
@@ -31,10 +33,12 @@
 #include <string>
 #include <vector>
 
+#include "core/run_config.hpp"
+#include "models/endpoint.hpp"
+#include "models/input_unit.hpp"
 #include "models/link.hpp"
 #include "models/node_memory.hpp"
 #include "models/program.hpp"
-#include "models/router.hpp"
 #include "models/run_stats.hpp"
 #include "models/token_wire.hpp"
 
@@ -43,46 +47,45 @@ namespace torx::model {
 struct NiConfig {
   sw::NodeId node = 0;
   int channels = 1;            // injection and ejection channels (1, or 2 * ndims for all-port)
-  uint64_t ts_cycles = 100;    // startup per message
-  uint32_t flit_bytes = 16;
-  uint32_t block_bytes = 64;
+  sw::CostModel cost;          // t_s, flit and block sizes
   int injection_depth = 8;     // the router's injection buffer: the channel's initial credits
   int ejection_depth = 8;      // this interface's ejection buffer (the router's credits for it)
 };
 
-class NetworkInterface : public Clocked {
+class NetworkInterface final : public Endpoint {
  public:
-  NetworkInterface(const NiConfig& cfg, Program* program, NodeMemory* memory, RunStats* stats,
+  NetworkInterface(const NiConfig& cfg, const Program& program, NodeMemory* memory, RunStats* stats,
                    NetworkCounters* counters, Scheduler* sched);
 
-  void connect_injection(int ch, Link* link) { inj_[ch].link = link; }
-  // The ejection link writes into this interface's ejection buffer of channel ch.
-  void connect_ejection(int ch, Link* link) {
+  // --- Endpoint ------------------------------------------------------------------------------------
+  sw::NodeId node() const override { return cfg_.node; }
+  int channels() const override { return static_cast<int>(inj_.size()); }
+  void connect_injection(int ch, Link* link) override { inj_[ch].link = link; }
+  void connect_ejection(int ch, Link* link) override {
     ej_[ch].link = link;
     link->attach(ej_buf_[ch].sink(clock_id(), nullptr));
   }
-  // The interface as the receiver of injection channel c's credits (for Link::configure).
-  LinkEnd credit_end(int c) { return LinkEnd{clock_id(), &credit_mask_, uint64_t{1} << c}; }
-  // Barrier wiring: the release wire is this interface's input; entry is the unit's input.
-  void configure_barrier(int latency) { release_in_.configure(latency, 1, sched_, clock_id()); }
-  TokenWire& release_in() { return release_in_; }
-  void connect_barrier(TokenWire* entry) { barrier_entry_ = entry; }
+  LinkEnd credit_end(int c) override { return LinkEnd{clock_id(), &credit_mask_, uint64_t{1} << c}; }
+  void configure_barrier(int latency) override { release_in_.configure(latency, 1, sched_, clock_id()); }
+  TokenWire& release_in() override { return release_in_; }
+  void connect_barrier(TokenWire* entry) override { barrier_entry_ = entry; }
+  void start() override;
+  // Every send issued and injected, every receive stored, no barrier pending.
+  bool finished() const override;
+  std::string describe() const override;
 
-  void evaluate(uint64_t cycle) override;
-  void update(uint64_t cycle) override;
+  void evaluate(uint64_t cycle, int lane) override;
+  void update(uint64_t cycle, int lane) override;
   bool busy() const override;
   void prefetch(int stage) const override;
 
-  // Starts the program (the fabric calls it once before cycle 0).
-  void start() { dirty_ = true; }
-  // Every send issued and injected, and no barrier pending.
-  bool finished() const;
-  // What the program waits for, in words (stall reports).
-  std::string describe() const;
-  sw::NodeId node() const { return cfg_.node; }
-  // Flits of message m not yet injected (0 if its channel is past it), for stuck-worm reports.
+  // --- progress, for stall reports ------------------------------------------------------------------
+  // This node (the sender) has issued message m.
+  bool issued(uint32_t m) const;
+  // This node (the receiver) has stored message m.
+  bool stored(uint32_t m) const;
+  // Flits of message m not yet injected (0 if its channel is past it).
   uint32_t flits_left(uint32_t m) const;
-  int channels() const { return static_cast<int>(inj_.size()); }
 
  private:
   enum class ChState : uint8_t { kIdle, kStartup, kStreaming };
@@ -94,7 +97,7 @@ class NetworkInterface : public Clocked {
     int32_t credits_q = 0;
     int32_t credit_delta = 0;
     uint16_t tail_slot = 0;         // mirror of the router's injection FIFO write pointer
-    const std::vector<sw::BlockId>* blocks = nullptr;  // packetizer cursor
+    std::vector<sw::BlockId> blocks;  // the message's blocks (packetizer)
     size_t block = 0;
     uint32_t offset = 0;
     uint8_t* src = nullptr;         // memory slot of blocks[block] (prefetched just before pack())
@@ -105,7 +108,7 @@ class NetworkInterface : public Clocked {
     bool busy = false;
     uint32_t msg = 0;
     uint32_t next_seq = 0;
-    const std::vector<sw::BlockId>* blocks = nullptr;  // depacketizer cursor
+    std::vector<sw::BlockId> blocks;  // the arriving message's blocks (depacketizer)
     size_t block = 0;
     uint32_t offset = 0;
     sw::BlockId cur = 0;            // blocks[block] while busy (its memory is prefetched just before eject())
@@ -114,14 +117,21 @@ class NetworkInterface : public Clocked {
   };
 
   void eject(uint64_t now, EjectionChannel& e, const Flit& f);
-  void run_program(uint64_t now);
+  void run_program(uint64_t now, int lane);
   bool holds_all(uint32_t m);
-  void issue(uint64_t now, uint32_t m);
+  void issue(uint64_t now, int lane, uint32_t m);
   // Fills the next flit of channel c's message r (`tail`: its last flit) from node memory.
   void pack(InjectionChannel& c, const MessageRecord& r, bool tail, Flit& f);
+  // Counts this interface as finished once (endpoint.hpp).
+  void note_finished(int lane) {
+    if (!counted_finished_ && finished()) {
+      counted_finished_ = true;
+      ++counters_[lane].endpoints_finished;
+    }
+  }
 
   NiConfig cfg_;
-  Program* prog_;
+  const Program& prog_;
   NodeMemory* mem_;
   RunStats* stats_;
   NetworkCounters* counters_;
@@ -134,16 +144,20 @@ class NetworkInterface : public Clocked {
   std::vector<Flit> ej_ram_;
   uint64_t credit_mask_ = 0;        // injection channels with credits on their link
 
-  // Program state.
+  // Program state (this node's progress through the shared, immutable Program).
   const uint32_t* next_send_;       // next message to issue
   const uint32_t* sends_end_;
+  std::vector<sw::BlockId> next_blocks_;  // blocks of *next_send_ (expanded when first looked at)
+  uint32_t next_blocks_msg_ = 0xffffffffu;
   size_t check_pos_ = 0;            // blocks of *next_send_ known to be held
   uint32_t sends_open_ = 0;         // issued, tail not yet injected
   uint32_t received_ = 0;           // messages stored at this node
+  std::vector<uint8_t> recv_done_;  // per receive of this node (Program::receives_begin order)
   size_t next_barrier_ = 0;         // index into Program::barrier_steps()
   bool in_barrier_ = false;
   uint32_t barrier_needs_ = 0;      // receives that must be stored before entering
   bool dirty_ = false;              // something changed that may let the program advance
+  bool counted_finished_ = false;
   TokenWire release_in_;
   TokenWire* barrier_entry_ = nullptr;
 };

@@ -52,6 +52,8 @@ class NodeMemory : public sw::DeliveryView {
       __builtin_prefetch(slot(b, v) + offset);
     }
   }
+  // Byte 0 of block b's content as its identity prescribes (fault injection corrupts against it).
+  uint8_t pristine_byte0(sw::BlockId b) const { return static_cast<uint8_t>(content_.word(b, 0)); }
   // Sender side, moved blocks: the block leaves v's memory for a worm.
   void take(sw::BlockId b) { owner_[b] = kInFlight; }
   // Receiver side: the last byte of b has been written into v's memory.

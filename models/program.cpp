@@ -17,9 +17,11 @@ Program::Program(const sw::Schedule& schedule, const sw::Topology& topo, const s
   msgs_.reserve(total);
   send_begin_.assign(static_cast<size_t>(n) + 1, 0);
   recv_begin_.assign(static_cast<size_t>(n) + 1, 0);
+  const bool barriers = opt.sync == sw::SyncMode::kBarrier;
+  const uint64_t fb = opt.cost.flit_bytes;
   for (uint32_t k = 0; k < schedule.steps.size(); ++k) {
     const sw::Step& step = schedule.steps[k];
-    if (k > 0 && opt.barriers && step.sync == sw::SyncMark::kBarrier) barrier_steps_.push_back(k);
+    if (k > 0 && barriers && step.sync == sw::SyncMark::kBarrier) barrier_steps_.push_back(k);
     for (uint32_t i = 0; i < step.messages.size(); ++i) {
       const sw::Message& m = step.messages[i];
       MessageRecord r;
@@ -27,8 +29,8 @@ Program::Program(const sw::Schedule& schedule, const sw::Topology& topo, const s
       r.index = i;
       r.src = m.src;
       r.dst = m.dst;
-      const uint64_t bytes = sw::message_blocks(space, step, m) * uint64_t{opt.block_bytes};
-      const uint64_t flits = std::max<uint64_t>(1, (bytes + opt.flit_bytes - 1) / opt.flit_bytes);
+      const uint64_t bytes = sw::message_blocks(space, step, m) * uint64_t{opt.cost.block_bytes};
+      const uint64_t flits = std::max<uint64_t>(1, (bytes + fb - 1) / fb);
       TORX_CHECK(flits < 0xffffffffu, "message too long for 32-bit flit counters");
       r.flits = static_cast<uint32_t>(flits);
       int first_port = -1;
@@ -49,13 +51,15 @@ Program::Program(const sw::Schedule& schedule, const sw::Topology& topo, const s
     recv_begin_[v + 1] += recv_begin_[v];
   }
   sends_.resize(total);
+  recvs_.resize(total);
   recv_steps_.resize(total);
   std::vector<uint32_t> sfill(send_begin_.begin(), send_begin_.end() - 1);
   std::vector<uint32_t> rfill(recv_begin_.begin(), recv_begin_.end() - 1);
   for (uint32_t id = 0; id < msgs_.size(); ++id) {
     const MessageRecord& r = msgs_[id];
-    sends_[sfill[r.src]++] = id;          // step order, then schedule order: the program order
-    recv_steps_[rfill[r.dst]++] = r.step;  // ascending
+    sends_[sfill[r.src]++] = id;  // step order, then schedule order: the program order
+    recv_steps_[rfill[r.dst]] = r.step;  // ascending
+    recvs_[rfill[r.dst]++] = id;
   }
 }
 
@@ -65,18 +69,15 @@ uint32_t Program::receives_before(sw::NodeId v, uint32_t k) const {
   return static_cast<uint32_t>(std::lower_bound(b, e, k) - b);
 }
 
-const std::vector<sw::BlockId>& Program::acquire_blocks(uint32_t m) {
-  auto [it, fresh] = lists_.try_emplace(m);
-  if (fresh) {
-    const MessageRecord& r = msgs_[m];
-    const sw::Step& step = schedule_->steps[r.step];
-    const sw::Message& msg = step.messages[r.index];
-    const int arity = space_->arity();
-    it->second.reserve(sw::message_blocks(*space_, step, msg));
-    for (uint32_t k = 0; k < msg.box_count; ++k)
-      space_->for_each_block(step.box(msg, k, arity), [&](sw::BlockId b) { it->second.push_back(b); });
-  }
-  return it->second;
+void Program::expand_blocks(uint32_t m, std::vector<sw::BlockId>& out) const {
+  const MessageRecord& r = msgs_[m];
+  const sw::Step& step = schedule_->steps[r.step];
+  const sw::Message& msg = step.messages[r.index];
+  const int arity = space_->arity();
+  out.clear();
+  out.reserve(sw::message_blocks(*space_, step, msg));
+  for (uint32_t k = 0; k < msg.box_count; ++k)
+    space_->for_each_block(step.box(msg, k, arity), [&out](sw::BlockId b) { out.push_back(b); });
 }
 
 }  // namespace torx::model

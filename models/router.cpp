@@ -1,48 +1,130 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "models/check.hpp"
 #include "models/router.hpp"
 
 #include <fmt/format.h>
+
+#include "models/check.hpp"
 
 namespace torx::model {
 
 namespace {
 constexpr uint64_t bit(int i) { return uint64_t{1} << i; }
-uint16_t requester_id(int port, int vc) { return static_cast<uint16_t>(port * 64 + vc); }
 }  // namespace
+
+// The fast path's I/O: credits from the output links' credit lines, flits and credits onto links.
+struct Router::LinkIo {
+  static constexpr bool kPortMode = false;
+  Router& r;
+  uint64_t now;
+  int lane;
+
+  template <class Add>
+  void credits(Add&& add) {
+    for (uint64_t m = Link::credit_bits(r.credit_mask_); m; m &= m - 1) {
+      const int o = __builtin_ctzll(m);
+      Link* l = r.port_[o].out_link;
+      while (l->credit_ready(now)) add(o, l->take_credit().vc);
+    }
+  }
+  void send_flit(int o, const Flit& f, int ov) {
+    RouterPort& op = r.port_[o];
+    OutputVc& out = r.out_vc_[op.first_vc + ov];
+    op.out_link->send_flit(now, lane, f, static_cast<uint8_t>(ov), out.tail_slot);
+    out.tail_slot = op.out_link->next_slot(out.tail_slot);
+  }
+  void send_credit(int p, int v) { r.port_[p].in_link->send_credit(now, lane, Credit{static_cast<uint8_t>(v)}); }
+  void left_buffer() {
+    --r.counters_[lane].flits_in_buffers;
+    ++r.counters_[lane].flit_moves;
+  }
+};
+
+// Port mode's I/O: one cycle's wires (router_core.hpp).
+struct Router::PortIo {
+  static constexpr bool kPortMode = true;
+  const PortWires* in;
+  PortWires* out;
+  int ports;
+
+  template <class Add>
+  void credits(Add&& add) {
+    for (int o = 0; o < ports; ++o)
+      if (in[o].credit_valid) add(o, in[o].credit_vc);
+  }
+  void send_flit(int o, const Flit& f, int ov) {
+    out[o].flit_valid = true;
+    out[o].flit = f;
+    out[o].flit.vc = static_cast<uint8_t>(ov);
+    out[o].flit.due = 0;
+  }
+  void send_credit(int p, int v) {
+    out[p].credit_valid = true;
+    out[p].credit_vc = static_cast<uint8_t>(v);
+  }
+  void left_buffer() {}
+};
 
 Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Topology& topo, NetworkCounters* counters,
                Arena& arena, Scheduler* sched)
     : counters_(counters), sched_(sched), cfg_(cfg) {
   set_self_waking(true);
+  set_name(topo.node_name(cfg.node));
   routing_.load(table, topo, cfg.node);
-  vc_classes_ = routing_.vc_classes();
-  const int np = 2 * cfg.ndims;
-  nports_ = np + cfg.local_ports;
+  shape_.ndims = cfg.ndims;
+  shape_.local_ports = cfg.local_ports;
+  shape_.vc_classes = routing_.vc_classes();
+  shape_.vcs_per_class = cfg.vcs_per_class;
+  shape_.buffer_depth = cfg.buffer_depth;
+  shape_.pipeline = cfg.pipeline;
+  shape_.payload_words = cfg.payload_words;
+  nports_ = shape_.ports();
   depth_ = cfg.buffer_depth;
   TORX_MODEL_CHECK(nports_ <= 64, "router radix above 64 ports");
-  const int net_vcs = vc_classes_ * cfg.vcs_per_class;
-  TORX_MODEL_CHECK(net_vcs <= 64, "more than 64 VCs per port");
+  TORX_MODEL_CHECK(shape_.network_vcs() <= 64, "more than 64 VCs per port");
+  TORX_MODEL_CHECK(cfg.pipeline >= 1, "a router has at least one stage");
+  const int total = shape_.total_vcs();
+  TORX_MODEL_CHECK(total < kVcFree, "too many input VCs for 16-bit owner registers");
   // Hot registers first and together (ports, VC registers), then the buffer RAM, then the views.
   port_ = arena.make<RouterPort>(static_cast<size_t>(nports_));
-  int total = 0;
   for (int p = 0; p < nports_; ++p) {
-    port_[p].first_vc = static_cast<uint16_t>(total);
-    port_[p].vcs = static_cast<uint8_t>(p < np ? net_vcs : 1);
-    total += port_[p].vcs;
+    port_[p].first_vc = static_cast<uint16_t>(shape_.first_vc(p));
+    port_[p].vcs = static_cast<uint8_t>(shape_.vcs(p));
   }
   in_vc_ = arena.make<InputVc>(static_cast<size_t>(total));
   out_vc_ = arena.make<OutputVc>(static_cast<size_t>(total));
   in_ram_ = arena.make<Flit>(static_cast<size_t>(total) * depth_);
   in_ = arena.make<InputUnit>(static_cast<size_t>(nports_));
   out_ = arena.make<OutputUnit>(static_cast<size_t>(nports_));
+  va_req_ = arena.make<VaRequest>(static_cast<size_t>(total));
+  va_ptr_ = arena.make<VaPointers>(static_cast<size_t>(nports_) * shape_.vc_classes);
   for (int p = 0; p < nports_; ++p) {
     const int f = port_[p].first_vc;
-    in_[p].configure(&in_vc_[f], &in_ram_[static_cast<size_t>(f) * depth_], port_[p].vcs, depth_, cfg.payload_words);
+    in_[p].configure(&in_vc_[f], &in_ram_[static_cast<size_t>(f) * depth_], port_[p].vcs, depth_, cfg.payload_words,
+                     static_cast<uint32_t>(cfg.pipeline));
     out_[p].configure(&out_vc_[f], port_[p].vcs, depth_);
   }
   sw_alloc_.configure(port_, nports_);
-  vc_alloc_.configure(port_, cfg.vcs_per_class);
+  vc_alloc_.configure(va_ptr_, shape_.vc_classes, cfg.vcs_per_class, total);
+}
+
+void Router::reset() {
+  for (int p = 0; p < nports_; ++p) {
+    in_[p].reset();
+    out_[p].reset();
+    RouterPort& port = port_[p];
+    port.request = 0;
+    port.sa_in_rr_q = port.sa_out_rr_q = port.offer_vc = port.requests = 0;
+  }
+  for (int i = 0; i < nports_ * shape_.vc_classes; ++i) va_ptr_[i] = VaPointers{};
+  credit_mask_ = 0;
+  blocked_last_ = 0;
+  awake_ = false;
+}
+
+bool Router::quiescent() const {
+  for (int i = 0; i < shape_.total_vcs(); ++i)
+    if (in_vc_[i].count()) return false;
+  return true;
 }
 
 void Router::fail_order(int port, const Flit& f, uint32_t worm) const {
@@ -62,17 +144,13 @@ void Router::route_head(int port, InputVc& r, const Flit& head) {
     throw std::logic_error(fmt::format("internal error: router {}: the routing table has no route for message {} "
                                        "to node {}",
                                        cfg_.node, head.msg, head.dest));
+  const int np = network_ports();
   if (res.eject) {
-    const int np = network_ports();
     o = np + (cfg_.local_ports > 1 && port < np ? port : 0);
   } else {
     o = res.port;
     cls = res.vc_class;
-    if (!port_[o].out_link)
-      throw std::logic_error(fmt::format("internal error: router {}: the routing table sends message {} to port {}, "
-                                         "which has no link",
-                                         cfg_.node, head.msg, port_name(o, false)));
-    TORX_MODEL_CHECK(cls < vc_classes_, "VC class out of range");
+    TORX_MODEL_CHECK(cls < shape_.vc_classes, "VC class out of range");
   }
   r.out_port_q = static_cast<uint8_t>(o);
   r.out_class_q = static_cast<uint8_t>(cls);
@@ -80,128 +158,178 @@ void Router::route_head(int port, InputVc& r, const Flit& head) {
   r.state_q = VcState::kWaitVc;
 }
 
-void Router::evaluate(uint64_t now) {
-  ++stats_.evaluations;
-  stats_.blocked_vc_cycles += slept_blocked(now);
-  last_eval_ = now;
-  changed_ = false;
-  uint32_t blocked = 0;
+// The router's cycle: stage P of docs/timing-contract.md, steps 1 to 6, as calls of its units.
+// Returns whether any register changed; `due` gets the number of input VCs with a due front flit.
+template <class Io>
+bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
+  bool changed = false;
+  // 1. Credit intake: credits arriving in this cycle can be spent in it.
+  io.credits([&](int o, int v) {
+    out_[o].credit(v);
+    changed = true;
+  });
 
-  // 1. Credits that reach this router in this cycle can be spent in this cycle.
-  for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) {
-    const int o = __builtin_ctzll(m);
-    Link* l = port_[o].out_link;
-    OutputVc* ovc = out_vc_ + port_[o].first_vc;
-    while (l->credit_ready(now)) {
-      const int v = l->take_credit().vc;
-      TORX_MODEL_CHECK(v < port_[o].vcs && ovc[v].credits_q < depth_, "credit beyond the downstream buffer");
-      ++ovc[v].credits_q;
-      changed_ = true;
-    }
-  }
-
-  // 2a. Route computation and VC allocation for heads; input stage of the switch allocator: each
-  // input port offers one VC whose front flit is due and holds an output VC with a credit. The
-  // non-empty VCs are found from the VC registers.
-  uint64_t requested = 0;
-  uint64_t occupied = 0;
+  // 2. The input units' fronts: which VCs can move (ACTIVE with a credit: `ready`), and route
+  // computation for new heads, whose VC requests go to the allocator.
+  uint64_t ready[64];
+  int nreq = 0;
+  due = 0;
   for (int p = 0; p < nports_; ++p) {
-    RouterPort& port = port_[p];
+    const RouterPort& port = port_[p];
     InputVc* regs = in_vc_ + port.first_vc;
-    const int nv = port.vcs;
-    bool offered = false;
-    const int vstart = port.vc_rr_q;
-    for (int j = 0, v = vstart; j < nv; ++j, v = (v + 1 == nv ? 0 : v + 1)) {
+    uint64_t rdy = 0;
+    for (int v = 0; v < port.vcs; ++v) {
       InputVc& r = regs[v];
       if (r.tail_acquire() == r.head_q) continue;
       const Flit& f = in_ram_[(static_cast<size_t>(port.first_vc) + v) * depth_ + r.head_slot];
-      // Still on the link or in the pipeline: the link woke this router for the cycle it is due.
-      // (Only VCs with a due front keep the router awake, so a flit published in this cycle by a
-      // block of the other lane cannot change what the router does: scheduler.hpp, "Two lanes".)
+      // Still on the link or in the input pipeline: the link woke this router for the cycle it is
+      // due. (Only due fronts keep the router awake, so a flit published in this cycle by a block of
+      // the other lane cannot change what the router does: scheduler.hpp, "Two lanes".)
       if (f.due > now) continue;
-      occupied |= bit(p);
-      if (r.state_q != VcState::kActive) {
-        // A head at the front: route computation (once), then VC allocation (until it succeeds).
-        // A failed request changes nothing, so a router whose heads all wait sleeps.
-        if (r.state_q == VcState::kIdle) route_head(p, r, f);
-        const RouterPort& out = port_[r.out_port_q];
-        const int ov = vc_alloc_.allocate(out_vc_ + out.first_vc, out.vcs, r.out_port_q, r.out_class_q, requester_id(p, v));
-        if (ov < 0) {
-          ++blocked;
-          continue;
-        }
-        r.state_q = VcState::kActive;
-        r.out_vc_q = static_cast<uint8_t>(ov);
-        changed_ = true;
-      }
-      const int o = r.out_port_q;
-      if (offered || out_vc_[port_[o].first_vc + r.out_vc_q].credits_q <= 0) {
-        ++blocked;
+      ++due;
+      if (r.state_q == VcState::kActive) {
+        if (out_vc_[port_[r.out_port_q].first_vc + r.out_vc_q].credits_q > 0) rdy |= bit(v);
         continue;
       }
-      offered = true;
-      port.offer_vc = static_cast<uint8_t>(v);
-      RouterPort& op = port_[o];
-      if (!(requested & bit(o))) {
-        op.request = 0;
-        op.requests = 0;
-      }
-      op.request |= bit(p);
-      ++op.requests;
-      requested |= bit(o);
+      if (r.state_q == VcState::kIdle) route_head(p, r, f);
+      va_req_[nreq++] = VaRequest{static_cast<uint16_t>(port.first_vc + v), static_cast<uint8_t>(p),
+                                  static_cast<uint8_t>(v), r.out_port_q, r.out_class_q, 0};
     }
+    ready[p] = rdy;
   }
 
-  // 2b/3. Output stage and switch traversal: each requested output grants one input; the flit
-  // leaves on its output VC and its slot's credit goes upstream, both in this cycle.
+  // 3. VC allocation (fair, per output and class). A failed request changes nothing, so a router
+  // whose heads all wait sleeps.
+  if (nreq) {
+    vc_alloc_.allocate(va_req_, nreq, out_, [&](const VaRequest& q, int ov) {
+      InputVc& r = in_vc_[q.ivc];
+      r.state_q = VcState::kActive;
+      r.out_vc_q = static_cast<uint8_t>(ov);
+      changed = true;
+      if (out_vc_[port_[q.out_port].first_vc + ov].credits_q > 0) ready[q.port] |= bit(q.vc);
+    });
+  }
+
+  // 4. Switch allocation, input stage: each input port offers one ready VC.
+  uint64_t requested = 0;
+  for (int p = 0; p < nports_; ++p) {
+    if (!ready[p]) continue;
+    const InputVc* regs = in_vc_ + port_[p].first_vc;
+    sw_alloc_.offer(p, ready[p], [regs](int v) { return regs[v].out_port_q; }, requested);
+  }
+
+  // 5/6. Output stage and traversal: each requested output grants one input; the flit leaves on its
+  // output VC and its slot's credit goes upstream, both in this cycle.
   const int np = network_ports();
+  uint32_t moved = 0;
   for (uint64_t m = requested; m; m &= m - 1) {
     const int o = __builtin_ctzll(m);
-    RouterPort& op = port_[o];
-    const int p = sw_alloc_.arbitrate(o, op.request);
-    blocked += op.requests - 1u;  // the losers wait
+    const int p = sw_alloc_.arbitrate(o);
     RouterPort& ip = port_[p];
     const int v = ip.offer_vc;
     InputVc& r = in_vc_[ip.first_vc + v];
     const Flit& f = in_ram_[(static_cast<size_t>(ip.first_vc) + v) * depth_ + r.head_slot];
     const int ov = r.out_vc_q;
     if (__builtin_expect(f.msg != r.msg_q, 0)) fail_order(p, f, r.msg_q);
-    sw_alloc_.grant(p, v, o);
-    OutputVc& out = out_vc_[op.first_vc + ov];
-    op.out_link->send_flit(now, f, static_cast<uint8_t>(ov), out.tail_slot);
-    out.tail_slot = op.out_link->next_slot(out.tail_slot);
-    --out.credits_q;
-    ip.in_link->send_credit(now, Credit{static_cast<uint8_t>(v)});
-    if (f.tail()) {
-      r.state_q = VcState::kIdle;
-      out.owner_q = kVcFree;
-    }
-    // Pop, after the last read of f (its slot may be rewritten from now on). The occupancy figure
-    // (network ports; entries before the pop, counting flits still on the link) leaves out a flit
-    // the upstream router sent in this very cycle: whether it is visible yet depends on evaluation
-    // order and lanes (scheduler.hpp), so counting it would make the figure depend on them.
-    if (p < np) {
-      uint32_t before = r.tail_acquire() - r.head_q;
-      if (before > max_occupancy_ && before > 1) {
-        const Flit& last = in_ram_[(static_cast<size_t>(ip.first_vc) + v) * depth_ + (r.head_slot + before - 1) % depth_];
-        if (last.due >= now + ip.in_link->latency()) --before;  // sent in this cycle
+    if constexpr (Io::kPortMode) {
+      if (cfg_.mutation == RouterMutation::kSaPointerStuck) {
+        const uint8_t keep = port_[o].sa_out_rr_q;
+        sw_alloc_.grant(p, v, o);
+        port_[o].sa_out_rr_q = keep;
+      } else {
+        sw_alloc_.grant(p, v, o);
       }
-      if (before > max_occupancy_) max_occupancy_ = before;
+    } else {
+      sw_alloc_.grant(p, v, o);
     }
+    io.send_flit(o, f, ov);
+    out_[o].send(ov, f.tail());
+    io.send_credit(p, v);
+    if (f.tail()) r.state_q = VcState::kIdle;
+    if constexpr (!Io::kPortMode) {
+      // The occupancy figure (network ports; entries before the pop, counting flits still on the
+      // link) leaves out a flit the upstream router sent in this very cycle: whether it is visible
+      // yet depends on evaluation order and lanes (scheduler.hpp), so counting it would make the
+      // figure depend on them.
+      if (p < np) {
+        uint32_t before = r.tail_acquire() - r.head_q;
+        if (before > max_occupancy_ && before > 1) {
+          const Flit& last =
+              in_ram_[(static_cast<size_t>(ip.first_vc) + v) * depth_ + (r.head_slot + before - 1) % depth_];
+          if (last.due >= now + ip.in_link->due_offset()) --before;  // sent in this cycle
+        }
+        if (before > max_occupancy_) max_occupancy_ = before;
+      }
+    }
+    // Pop, after the last read of f (its slot may be rewritten from now on).
     r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
     r.advance_head();
-    --counters_[tl_lane].flits_in_buffers;
+    io.left_buffer();
     if (o < np) ++stats_.flit_hops;
     else ++stats_.flits_ejected;
-    ++counters_[tl_lane].flit_moves;
-    changed_ = true;
+    ++moved;
+    changed = true;
   }
+  const uint32_t blocked = due - moved;  // due fronts that did not leave
   stats_.blocked_vc_cycles += blocked;
   blocked_last_ = blocked;
+  return changed;
+}
+
+void Router::evaluate(uint64_t now, int lane) {
+  ++stats_.evaluations;
+  stats_.blocked_vc_cycles += slept_blocked(now);
+  last_eval_ = now;
+  LinkIo io{*this, now, lane};
+  uint32_t due = 0;
+  const bool changed = cycle(now, io, due);
   // A router whose state did not change would evaluate identically next cycle: it sleeps until a
   // flit becomes due or a credit reaches it (both wake it).
-  awake_ = changed_ && occupied != 0;
-  if (awake_) sched_->wake(clock_id());
+  awake_ = changed && due != 0;
+  if (awake_) sched_->wake(lane, clock_id());
+}
+
+void Router::port_cycle(uint64_t now, const PortWires* in, PortWires* out) {
+  for (int p = 0; p < nports_; ++p) {
+    out[p].flit_valid = false;
+    out[p].credit_valid = false;
+    if (in[p].flit_valid) in_[p].accept(in[p].flit, now);
+  }
+  ++stats_.evaluations;
+  last_eval_ = now;
+  PortIo io{in, out, nports_};
+  uint32_t due = 0;
+  cycle(now, io, due);
+}
+
+void Router::snapshot(RouterSnapshot& s, uint64_t now) const {
+  if (s.fields.size() != RouterSnapshot::kFieldCount) s.layout(shape_);
+  const int total = shape_.total_vcs();
+  for (int p = 0, i = 0; p < nports_; ++p) {
+    for (int v = 0; v < port_[p].vcs; ++v, ++i) {
+      const InputVc& r = in_vc_[i];
+      const bool routed = r.state_q != VcState::kIdle;
+      s.fields[RouterSnapshot::kIvcState].values[i] = static_cast<int64_t>(r.state_q);
+      s.fields[RouterSnapshot::kIvcOutPort].values[i] = routed ? r.out_port_q : 0;
+      s.fields[RouterSnapshot::kIvcOutClass].values[i] = routed ? r.out_class_q : 0;
+      s.fields[RouterSnapshot::kIvcOutVc].values[i] = r.state_q == VcState::kActive ? r.out_vc_q : 0;
+      s.fields[RouterSnapshot::kIvcCount].values[i] = in_[p].due_count(v, now + 1);
+    }
+  }
+  for (int i = 0; i < total; ++i) {
+    s.fields[RouterSnapshot::kOvcCredits].values[i] = out_vc_[i].credits_q;
+    s.fields[RouterSnapshot::kOvcOwner].values[i] = out_vc_[i].owner_q == kVcFree ? -1 : out_vc_[i].owner_q;
+  }
+  for (int p = 0; p < nports_; ++p) {
+    s.fields[RouterSnapshot::kSaInRr].values[p] = port_[p].sa_in_rr_q;
+    s.fields[RouterSnapshot::kSaOutRr].values[p] = port_[p].sa_out_rr_q;
+  }
+  for (int o = 0, k = 0; o < nports_; ++o)
+    for (int c = 0; c < shape_.classes(o); ++c, ++k) {
+      const VaPointers& ptr = vc_alloc_.pointers(o, c);
+      s.fields[RouterSnapshot::kVaRr].values[k] = ptr.va_rr_q;
+      s.fields[RouterSnapshot::kVaVcRr].values[k] = ptr.va_vc_rr_q;
+    }
 }
 
 void Router::prefetch(int stage) const {
@@ -246,12 +374,6 @@ void Router::prefetch(int stage) const {
   for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) port_[__builtin_ctzll(m)].out_link->prefetch_credit_path();
 }
 
-std::string Router::port_name(int port, bool input) const {
-  const int np = network_ports();
-  if (port < np) return sw::Topology::port_name(port);
-  return fmt::format("{}{}", input ? "inj" : "ej", port - np);
-}
-
 std::string Router::wait_reason(int port, int vc) const {
   const InputVc& r = in_[port].vc(vc);
   if (r.count() == 0) return "empty";
@@ -265,9 +387,11 @@ std::string Router::wait_reason(int port, int vc) const {
       for (int i = 0; i < n; ++i) {
         const uint16_t own = o.vc(base + i).owner_q;
         if (own == kVcFree) continue;
-        const InputVc& h = in_[own / 64].vc(own % 64);
+        int op = 0;
+        while (op + 1 < nports_ && port_[op + 1].first_vc <= own) ++op;
+        const InputVc& h = in_vc_[own];
         owners += fmt::format("{}VC {} held by message {} (from input {})", owners.empty() ? "" : ", ", base + i, h.msg_q,
-                              port_name(own / 64, true));
+                              port_name(op, true));
       }
       return fmt::format("head waiting for a free VC of class {} on output {}{}", r.out_class_q,
                          port_name(r.out_port_q, false), owners.empty() ? "" : ": " + owners);
@@ -281,6 +405,28 @@ std::string Router::wait_reason(int port, int vc) const {
     }
   }
   return "?";
+}
+
+void Router::visit_flits(uint64_t now, const FlitVisitor& visit) const {
+  for (int p = 0; p < nports_; ++p) {
+    const InputUnit& iu = in_[p];
+    for (int v = 0; v < iu.vcs(); ++v) {
+      const uint32_t cnt = iu.vc(v).count();
+      for (uint32_t i = 0; i < cnt; ++i) {
+        const Flit& f = iu.at(v, i);
+        if (f.due > now) {
+          visit(f, fmt::format("the link into router {} input {}", name(), port_name(p, true)),
+                "in flight on the link or in the input pipeline");
+          continue;
+        }
+        const std::string place =
+            fmt::format("router {} input {} VC {}{}", name(), port_name(p, true), v, i ? fmt::format(" (slot {})", i) : "");
+        visit(f, place,
+              i == 0 ? wait_reason(p, v)
+                     : fmt::format("behind flit {} of message {} in the same buffer", iu.front(v).seq, iu.front(v).msg));
+      }
+    }
+  }
 }
 
 }  // namespace torx::model

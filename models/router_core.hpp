@@ -74,7 +74,16 @@ struct SnapshotField {
 
 // The named registers of a router after a cycle (docs/timing-contract.md, "Registers"). Fields and
 // their order are fixed by RouterSnapshot::layout(), so that two implementations compare field by
-// field. Values: ivc_state_q 0/1/2; owners as input-VC indices, -1 when free.
+// field:
+//   per input VC (input-VC index order)        ivc_state_q (0 IDLE, 1 WAIT_VC, 2 ACTIVE),
+//                                              ivc_out_port_q, ivc_out_class_q (0 when IDLE),
+//                                              ivc_out_vc_q (0 unless ACTIVE), ivc_count_q
+//   per output VC (the same order)             ovc_credits_q, ovc_owner_q (input-VC index, -1 free)
+//   per input port, per output port            sa_in_rr_q, sa_out_rr_q
+//   per output port and class (network ports   va_rr_q, va_vc_rr_q
+//   C classes each, local ports 1, port order)
+// Registers whose value does not matter in a state (a route in IDLE) read 0, so that two
+// implementations need not agree on what they leave in them.
 struct RouterSnapshot {
   std::vector<SnapshotField> fields;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Run-wide figures the network interfaces record as messages start and finish (max/min/sum
-// updates, which commute, so evaluation order cannot change them).
+// Run-wide figures the network interfaces record as messages start and finish: a statistics sink
+// shared by the interfaces of a network (max/min/sum updates, which commute, so evaluation order
+// cannot change them; the interfaces all run on one lane, scheduler.hpp).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,6 @@ struct RunStats {
   std::vector<uint32_t> step_open;         // per step: messages not yet stored
   uint64_t messages_done = 0;
   uint64_t last_store = 0;                 // cycle + 1 at which the last block was stored
-  uint64_t flits_injected = 0;
-  uint64_t flits_ejected = 0;
   uint64_t injection_stall_cycles = 0;     // cycles an injection channel had a flit ready but no credit
   uint64_t barrier_entries = 0;            // node entries into barriers (nodes x barriers when complete)
 };

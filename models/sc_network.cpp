@@ -13,8 +13,8 @@ std::string port_tag(int port) {
 }
 }  // namespace
 
-RouterModule::RouterModule(sc_core::sc_module_name name, Router& core)
-    : sc_core::sc_module(name), in("in", static_cast<size_t>(core.inputs())), out("out", static_cast<size_t>(core.outputs())),
+RouterModule::RouterModule(sc_core::sc_module_name name, RouterBlock& core)
+    : sc_core::sc_module(name), in("in", static_cast<size_t>(core.shape().ports())), out("out", static_cast<size_t>(core.shape().ports())),
       core_(&core) {}
 
 void RouterModule::end_of_elaboration() {
@@ -24,7 +24,7 @@ void RouterModule::end_of_elaboration() {
     if (out[p].size()) core_->connect_output(static_cast<int>(p), &out[p]->link());
 }
 
-NiModule::NiModule(sc_core::sc_module_name name, NetworkInterface& core)
+NiModule::NiModule(sc_core::sc_module_name name, Endpoint& core)
     : sc_core::sc_module(name), inj("inj", static_cast<size_t>(core.channels())), ej("ej", static_cast<size_t>(core.channels())),
       core_(&core) {}
 
@@ -41,7 +41,7 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, Fabric& fabric)
     return new RouterModule(nm, fabric.router(static_cast<sw::NodeId>(i)));
   });
   nis_.init(static_cast<size_t>(n), [&](const char* nm, size_t i) {
-    return new NiModule(nm, fabric.ni(static_cast<sw::NodeId>(i)));
+    return new NiModule(nm, fabric.endpoint(static_cast<sw::NodeId>(i)));
   });
   // One channel per link, bound to the ports of the blocks at its two ends.
   const int np = topo.ports();

@@ -3,7 +3,8 @@
 // channel they are bound to through ports, and the network is a module with a clock input.
 //
 //   TorusNetwork "torx"           sc_in<bool> clk_i; one SC_METHOD on clk_i.pos()
-//     RouterModule router_<id>    ports in[p], out[p] bound to LinkChannels (p as in router.hpp)
+//     RouterModule router_<id>    ports in[p], out[p] bound to LinkChannels (p as in router.hpp); its
+//                                 block is the C++ router or a PortRouter (a Verilated RTL router)
 //     NiModule     ni_<id>        ports inj[c], ej[c]
 //     LinkChannel  link_<id>      a Link: flit and credit latency lines (link.hpp)
 //     BarrierModule barrier       the barrier units and their wires
@@ -16,7 +17,7 @@
 // would add an update request per wire per cycle. With one process, idle routers cost nothing and
 // the kernel costs one method call per cycle. A foreign block (another SystemC IP, a Verilated
 // router) joins by binding to the same LinkChannels and registering as a Clocked with the
-// fabric's scheduler.
+// fabric's scheduler; Verilated routers do, through the fabric's router factory (port_router.hpp).
 //
 // Trace: trace() puts, for every link, the flit driven onto the wire in each cycle (valid, message,
 // flit index, VC, head, tail) and the credit returned (valid, VC) into a VCD file (sc_trace of
@@ -54,27 +55,27 @@ class RouterModule : public sc_core::sc_module {
  public:
   sc_core::sc_vector<LinkPort> in;   // in[p]: flits into input port p (credits out of it)
   sc_core::sc_vector<LinkPort> out;  // out[p]: flits out of output port p (credits into it)
-  RouterModule(sc_core::sc_module_name name, Router& core);
-  Router& core() { return *core_; }
+  RouterModule(sc_core::sc_module_name name, RouterBlock& core);
+  RouterBlock& core() { return *core_; }
   const char* kind() const override { return "torx_router"; }
 
  private:
   void end_of_elaboration() override;
-  Router* core_;
+  RouterBlock* core_;
 };
 
-// Shell of a NetworkInterface.
+// Shell of an Endpoint (a NetworkInterface or a traffic source).
 class NiModule : public sc_core::sc_module {
  public:
   sc_core::sc_vector<LinkPort> inj;  // inj[c]: injection channel c towards the router
   sc_core::sc_vector<LinkPort> ej;   // ej[c]: ejection channel c from the router
-  NiModule(sc_core::sc_module_name name, NetworkInterface& core);
-  NetworkInterface& core() { return *core_; }
+  NiModule(sc_core::sc_module_name name, Endpoint& core);
+  Endpoint& core() { return *core_; }
   const char* kind() const override { return "torx_ni"; }
 
  private:
   void end_of_elaboration() override;
-  NetworkInterface* core_;
+  Endpoint* core_;
 };
 
 class TorusNetwork : public sc_core::sc_module {

@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// run_cycle_model(): the CLI's --model cycle, as a SystemC simulation.
+// run_cycle_model(): a CycleNetwork clocked by the SystemC kernel.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <systemc>
 
 #include "models/loader.hpp"
 #include "models/sc_network.hpp"
 
-// libsystemc.so refers to sc_main (its own main() calls it). The torx CLI has its own main(), so
-// this weak definition satisfies the link; a program that defines sc_main keeps its own.
+// libsystemc.so refers to sc_main (its own main() calls it). Programs with their own main() (the
+// torx CLI, the tests) get this weak definition; a program that defines sc_main keeps its own.
 extern "C" __attribute__((weak)) int sc_main(int, char**) {
   std::fprintf(stderr, "torx: this program has no sc_main\n");
   return 4;
@@ -22,8 +20,8 @@ namespace torx::model {
 
 namespace {
 
-// SystemC reports go to standard error (its default handler writes to standard output, which
-// would corrupt `--json -`); errors become exceptions the CLI maps to exit codes.
+// SystemC reports go to standard error (its default handler writes to standard output, which would
+// corrupt a result document written there); errors become exceptions.
 void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
   if ((actions & sc_core::SC_DISPLAY) && rep.get_severity() != sc_core::SC_INFO)
     std::fprintf(stderr, "torx: systemc %s: %s: %s\n",
@@ -33,6 +31,18 @@ void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& ac
                  rep.get_msg_type(), rep.get_msg());
   if (rep.get_severity() >= sc_core::SC_ERROR) throw std::runtime_error(std::string("SystemC: ") + rep.get_msg());
 }
+
+// Installs report_handler for the lifetime of a run and puts back whatever was there before.
+class ReportHandlerScope {
+ public:
+  ReportHandlerScope() : previous_(sc_core::sc_report_handler::set_handler(report_handler)) {}
+  ~ReportHandlerScope() { sc_core::sc_report_handler::set_handler(previous_); }
+  ReportHandlerScope(const ReportHandlerScope&) = delete;
+  ReportHandlerScope& operator=(const ReportHandlerScope&) = delete;
+
+ private:
+  sc_core::sc_report_handler_proc previous_;
+};
 
 // SystemC writes the wall-clock date into the VCD header. Overwrite it in place with blanks of the
 // same length, so that the same inputs give a byte-identical trace (and the file is not copied).
@@ -57,39 +67,11 @@ void blank_vcd_date(const std::string& path) {
   std::fclose(f);
 }
 
-class Progress {
- public:
-  explicit Progress(bool on) : on_(on && isatty(STDERR_FILENO)) {}
-  void show(const Fabric& f, uint32_t total) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(300)) return;
-    last_ = now;
-    std::fprintf(stderr, "\r[torx] cycle %llu: %llu of %u messages delivered", (unsigned long long)f.cycle(),
-                 (unsigned long long)f.stats().messages_done, total);
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_) std::fprintf(stderr, "\r%70s\r", "");
-  }
-
- private:
-  bool on_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point last_{};
-};
-
 }  // namespace
 
-void run_cycle_model(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt,
-                     sw::RunReport& rep) {
+CycleResult run_cycle_model(CycleNetwork& net, const CycleOptions& opt) {
   using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  validate_cycle_options(opt);
-  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  sc_core::sc_report_handler::set_handler(report_handler);
-
-  CycleNetwork net(schedule, topo, opt, /*connect=*/false);
+  ReportHandlerScope handler;
   sc_core::sc_clock clk("clk", sc_core::sc_time(1, sc_core::SC_NS));
   TorusNetwork top("torx", net.fabric());
   top.clk_i(clk);
@@ -101,7 +83,7 @@ void run_cycle_model(const sw::Schedule& schedule, const sw::Topology& topo, con
                    ? opt.trace.substr(0, opt.trace.size() - 4)
                    : opt.trace;
     tf = sc_core::sc_create_vcd_trace_file(vcd_base.c_str());
-    if (!tf) throw sw::InputError(fmt::format("--trace {}: cannot create the file", opt.trace));
+    if (!tf) throw sw::InputError(fmt::format("trace file {}: cannot create it", opt.trace));
     // 100 ps: the clock's falling edge (at half a cycle) must be representable.
     tf->set_time_unit(100, sc_core::SC_PS);
     top.trace(tf);
@@ -111,11 +93,10 @@ void run_cycle_model(const sw::Schedule& schedule, const sw::Topology& topo, con
   const auto t1 = clock::now();
 
   // Clock in chunks so that progress shows and a finished run stops at once.
-  Progress progress(opt.progress);
   const uint64_t chunk = tf ? 1000 : 20000;
   while (fabric.status() == RunStatus::kRunning && !top.error()) {
     sc_core::sc_start(sc_core::sc_time(static_cast<double>(chunk), sc_core::SC_NS));
-    progress.show(fabric, net.program().messages());
+    if (opt.progress) opt.progress(Progress{fabric.cycle(), net.stats().messages_done, net.program().messages()});
   }
   const auto t2 = clock::now();
   if (tf) {
@@ -124,11 +105,10 @@ void run_cycle_model(const sw::Schedule& schedule, const sw::Topology& topo, con
     blank_vcd_date(opt.trace);
   }
   if (top.error()) std::rethrow_exception(top.error());
-  if (fabric.status() != RunStatus::kDone) throw sw::WatchdogError(fabric.stall_report());
-
-  net.fill_report(rep, std::chrono::duration<double>(t2 - t0).count());
-  rep.cycle_model->load_seconds = std::chrono::duration<double>(t1 - t0).count();
-  rep.cycle_model->run_seconds = std::chrono::duration<double>(t2 - t1).count();
+  if (fabric.status() != RunStatus::kDone) throw sw::WatchdogError(net.stall_report());
+  CycleResult r = net.result();
+  r.run_seconds = std::chrono::duration<double>(t2 - t1).count();
+  return r;
 }
 
 }  // namespace torx::model

@@ -45,8 +45,11 @@ class Scheduler;
 class Clocked {
  public:
   virtual ~Clocked() = default;
-  virtual void evaluate(uint64_t cycle) = 0;
-  virtual void update(uint64_t cycle) = 0;
+  // `lane`: the lane (thread) evaluating the block, 0 or 1 (see "Two lanes" below). A block that
+  // wakes another block, counts something or sends on a link passes it on, so that each lane writes
+  // only its own wake-up wheel and counters.
+  virtual void evaluate(uint64_t cycle, int lane) = 0;
+  virtual void update(uint64_t cycle, int lane) = 0;
   virtual bool busy() const = 0;
   // Memory-level parallelism for large networks: the scheduler calls prefetch(1), (2) and (3) at
   // decreasing distances ahead of evaluating this block; stage 1 prefetches the block's registers,
@@ -72,10 +75,9 @@ class Clocked {
 // the tests can prove it.
 enum class EvalOrder { kAsWoken, kReversed, kShuffled };
 
-// The lane (thread) that is evaluating blocks: 0 on the thread that calls Scheduler::step, 1 on its
-// worker. Blocks that count or wake something use their lane's copy, so two lanes never write the
-// same counter or wake-up word (scheduler.hpp, "Two lanes").
-inline thread_local int tl_lane = 0;
+// Lanes: 0 is the thread that calls Scheduler::step, 1 its worker. Every evaluate() and update()
+// receives its lane; blocks that count or wake something use their lane's copy, so two lanes never
+// write the same counter or wake-up word. Code outside a cycle (wiring, start, tests) uses lane 0.
 inline constexpr int kMaxLanes = 2;
 
 // Two lanes. Because blocks see each other only through latency lines, the blocks due in a cycle
@@ -139,11 +141,12 @@ class Scheduler {
   void set_prefetch(bool on) { prefetch_ = on; }
   int lanes() const { return nlanes_; }
 
-  // The block is evaluated in cycle `at` (at the earliest in the next cycle not yet stepped).
-  void wake_at(uint32_t id, uint64_t at) {
+  // The block is evaluated in cycle `at` (at the earliest in the next cycle not yet stepped). `lane`:
+  // the caller's lane.
+  void wake_at(int lane, uint32_t id, uint64_t at) {
     const uint64_t first = cycle_ + stepping_;
     if (at < first) at = first;
-    Lane& l = lanes_[tl_lane];
+    Lane& l = lanes_[lane];
     if (at - cycle_ >= kWheel) return push_timer(l, at, id);
     uint64_t& w = l.wheel[(at & (kWheel - 1)) * words_ + (id >> 6)];
     const uint64_t b = uint64_t{1} << (id & 63);
@@ -152,7 +155,7 @@ class Scheduler {
     ++l.pending;
   }
   // The block is evaluated in the next cycle.
-  void wake(uint32_t id) { wake_at(id, cycle_ + stepping_); }
+  void wake(int lane, uint32_t id) { wake_at(lane, id, cycle_ + stepping_); }
 
   // Runs cycle `cycle()`: every due block is evaluated, then every due block is updated.
   // Returns the number of blocks evaluated.
@@ -207,7 +210,6 @@ class Scheduler {
         run_lane(0);
       } catch (...) {
         mine = std::current_exception();
-        tl_lane = 0;
       }
       for (int spins = 0; done_.load(std::memory_order_acquire) != epoch_seen_; ++spins)  // never leave it running
         backoff(spins);
@@ -306,12 +308,11 @@ class Scheduler {
   }
 
   void run_lane(int lane) {
-    tl_lane = lane;
     const uint64_t t_start = nlanes_ > 1 ? now_ns() : 0;
     const std::vector<uint32_t>& cur = lanes_[lane].current;
     const size_t n = cur.size();
     if (!prefetch_) {
-      for (size_t i = 0; i < n; ++i) blocks_[cur[i]]->evaluate(cycle_);
+      for (size_t i = 0; i < n; ++i) blocks_[cur[i]]->evaluate(cycle_, lane);
     } else {
     constexpr size_t kAhead1 = 8, kAhead2 = 5, kAhead3 = 2;
     for (size_t i = 0; i < n && i < kAhead1; ++i) blocks_[cur[i]]->prefetch(1);
@@ -321,7 +322,7 @@ class Scheduler {
       if (i + kAhead1 < n) blocks_[cur[i + kAhead1]]->prefetch(1);
       if (i + kAhead2 < n) blocks_[cur[i + kAhead2]]->prefetch(2);
       if (i + kAhead3 < n) blocks_[cur[i + kAhead3]]->prefetch(3);
-      blocks_[cur[i]]->evaluate(cycle_);
+      blocks_[cur[i]]->evaluate(cycle_, lane);
     }
     }
     // A block's update commits only its own registers, which no block of the other lane reads in
@@ -329,11 +330,10 @@ class Scheduler {
     for (uint32_t id : cur) {
       if (self_waking_[id]) continue;  // committed and woke itself in evaluate()
       Clocked* blk = blocks_[id];
-      blk->update(cycle_);
-      if (blk->busy()) wake(id);  // reads only the block's own, now committed, state
+      blk->update(cycle_, lane);
+      if (blk->busy()) wake(lane, id);  // reads only the block's own, now committed, state
     }
     if (nlanes_ > 1) lanes_[lane].busy_ns += now_ns() - t_start;
-    tl_lane = 0;
   }
 
   void start_worker() {

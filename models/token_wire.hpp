@@ -20,9 +20,10 @@ class TokenWire {
     sched_ = sched;
     rx_ = receiver;
   }
-  void send(uint64_t now) {
+  // `lane`: the sender's lane (scheduler.hpp).
+  void send(uint64_t now, int lane) {
     line_.push(now, 1);
-    sched_->wake_at(rx_, now + line_.latency());
+    sched_->wake_at(lane, rx_, now + line_.latency());
   }
   // Pulses visible in cycle `now` (consumed).
   int take(uint64_t now) {

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -15,13 +17,12 @@
 #include "algorithms/plain_adapter.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/tseng.hpp"
+#include "app/report.hpp"
+#include "app/run.hpp"
 #include "core/checker.hpp"
-#include "core/report.hpp"
+#include "core/network_params.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
-#ifdef TORX_HAVE_CYCLE_MODEL
-#include "models/loader.hpp"  // --model cycle (built when models/ is: TORX_BUILD_MODELS)
-#endif
 
 #ifndef TORX_VERSION
 #define TORX_VERSION "0.0.0"
@@ -36,58 +37,70 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitWatchdog = 3;
 constexpr int kExitInternal = 4;
 
+// The command line's words, as typed; make_request() turns them into a typed app::RunRequest.
 struct Options {
   std::string algo;
   std::string schedule;
   std::string topo;
   bool mesh = false;
   std::string ports;
-  uint32_t block_bytes = 64;
+  std::string block_bytes = "64";
   std::string model = "step";
-  uint64_t ts = 100;
-  uint32_t flit_bytes = 16;
+  std::string ts = "100";
+  std::string flit_bytes = "16";
   std::string sync = "barrier";
   std::string root = "0";
   bool gossip_hw = false;
-  uint64_t seed = 1;
+  std::string seed = "1";
   std::string trace;
   std::string json;
   std::string output;
   bool list_json = false;
-  uint64_t watchdog = 0;               // cycle model: 0 = the model's default
-  std::vector<std::string> params;     // cycle model: NAME=VALUE network parameters
+  std::string watchdog;                // cycle and rtl models: empty = the model's default
+  std::vector<std::string> params;     // cycle and rtl models: NAME=VALUE network parameters
+  bool help_params = false;
 };
 
-// Shows progress of long runs on standard error when it is a terminal.
-class ProgressSink : public ScheduleSink {
+// A non-negative integer option: digits only (no sign, no wrap-around), within [lo, hi].
+uint64_t parse_count(const char* option, const std::string& text, uint64_t lo, uint64_t hi) {
+  uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != text.data() + text.size())
+    throw InputError(fmt::format("{} '{}': not a whole number (expected {} to {})", option, text, lo, hi));
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+    throw InputError(fmt::format("{} {}: out of range (expected {} to {})", option, text, lo, hi));
+  return v;
+}
+
+// Shows progress of long runs on standard error when it is a terminal, and clears it at the end.
+class TerminalProgress {
  public:
-  explicit ProgressSink(ScheduleSink& inner) : inner_(inner), tty_(isatty(STDERR_FILENO)) {}
-  void begin(const ScheduleHeader& h) override {
-    total_ = h.steps;
-    inner_.begin(h);
+  TerminalProgress() : tty_(isatty(STDERR_FILENO)) {}
+  ~TerminalProgress() {
+    if (shown_) std::fprintf(stderr, "\r%70s\r", "");
   }
-  void step(const Step& s) override {
-    inner_.step(s);
-    ++done_;
-    if (!tty_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(300)) return;
-    last_ = now;
-    if (total_ > 0) std::fprintf(stderr, "\r[torx] step %lld/%lld", (long long)done_, (long long)total_);
-    else std::fprintf(stderr, "\r[torx] step %lld", (long long)done_);
-    shown_ = true;
+  void steps(int64_t done, int64_t total) {
+    if (!due()) return;
+    if (total > 0) std::fprintf(stderr, "\r[torx] step %lld/%lld", (long long)done, (long long)total);
+    else std::fprintf(stderr, "\r[torx] step %lld", (long long)done);
   }
-  void end() override {
-    inner_.end();
-    if (shown_) std::fprintf(stderr, "\r%40s\r", "");
+  void cycles(const app::RunProgress& p) {
+    if (!due()) return;
+    std::fprintf(stderr, "\r[torx] cycle %llu: %llu of %llu messages delivered", (unsigned long long)p.cycle,
+                 (unsigned long long)p.messages_done, (unsigned long long)p.messages);
   }
 
  private:
-  ScheduleSink& inner_;
+  bool due() {
+    if (!tty_) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(300)) return false;
+    last_ = now;
+    shown_ = true;
+    return true;
+  }
   bool tty_;
   bool shown_ = false;
-  int64_t total_ = -1;
-  int64_t done_ = 0;
   std::chrono::steady_clock::time_point last_{};
 };
 
@@ -147,118 +160,60 @@ int cmd_list(const Options& o) {
   return kExitOk;
 }
 
-void validate_model_options(const Options& o) {
-  if (o.model != "step" && o.model != "cycle" && o.model != "rtl")
-    throw InputError(fmt::format("--model {}: must be step, cycle or rtl", o.model));
-#ifdef TORX_HAVE_CYCLE_MODEL
-  const bool have_model = o.model == "step" || o.model == "cycle";
-#else
-  const bool have_model = o.model == "step";
-#endif
-  if (!have_model)
-    throw InputError(fmt::format("--model {}: this build has no {} model; the step model (--model step) is available",
-                                 o.model, o.model == "cycle" ? "cycle-accurate SystemC" : "Verilated RTL"));
-  if (o.model == "step" && (o.watchdog || !o.params.empty()))
-    throw InputError("--watchdog and --param configure the cycle model (--model cycle), not the step model");
-  if (o.model == "cycle" && (o.sync == "local" || o.sync == "priority" || o.sync == "software"))
-    throw InputError(fmt::format("--sync {}: not available in the cycle model yet (use barrier or none)", o.sync));
-  if (o.model == "cycle" && o.gossip_hw)
-    throw InputError("--gossip-hw: hardwired gossip forwarding is not available in the cycle model yet");
-  static const char* kSyncs[] = {"none", "barrier", "local", "priority", "software"};
-  bool ok = false;
-  for (const char* s : kSyncs) ok |= o.sync == s;
-  if (!ok) throw InputError(fmt::format("--sync {}: must be none, barrier, local, priority or software", o.sync));
-  if (!o.trace.empty() && o.model == "step")
-    throw InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
-  if (o.block_bytes == 0) throw InputError("--block-bytes must be at least 1");
-  if (o.flit_bytes == 0) throw InputError("--flit-bytes must be at least 1");
-}
-
-// Runs ALGO or a schedule file through the step model and the checker. `strict` (torx check) also
-// fails on port and link conflicts.
-int cmd_run(const Options& o, bool strict, bool stats = false) {
-  if (stats && o.model != "step") throw InputError("stats counts with the step model; --model does not apply");
-  validate_model_options(o);
-  if (o.algo.empty() == o.schedule.empty())
-    throw InputError("run: give either an algorithm (torx run ring ...) or --schedule FILE, not both");
-  const Topology topo = Topology::parse(o.topo, o.mesh);
-  AlgorithmOptions aopt;
-  aopt.root = parse_root(topo, o.root);
-  aopt.seed = o.seed;
-  StepModelOptions smo;
-  smo.block_bytes = o.block_bytes;
-  smo.flit_bytes = o.flit_bytes;
-  smo.ts_cycles = o.ts;
-  if (!o.ports.empty()) smo.ports = parse_port_model(o.ports);
-  smo.origin = o.schedule.empty() ? o.algo + " (generated)" : o.schedule;
-  smo.track_blocks = !stats;
-  StepModel model(topo, smo);
-  // The cycle model needs the whole schedule in memory (it programs every node before the run).
-  Schedule whole;
-  TeeSink both({&model, &whole});
-  ProgressSink progress(o.model == "cycle" ? static_cast<ScheduleSink&>(both) : model);
-  const auto t0 = std::chrono::steady_clock::now();
-  const Algorithm* algo = nullptr;
-  if (!o.algo.empty()) {
-    algo = &lookup(o.algo);
-    algo->check(topo, aopt);
-    algo->generate(topo, aopt, progress);
-  } else {
-    const ScheduleHeader h = read_schedule(o.schedule, &topo, progress);
-    algo = find_algorithm(h.algorithm);
-    if (algo && h.collective == Collective::kBroadcast) aopt.root = h.root;
-    if (algo) {
-      try {
-        algo->check(topo, aopt);
-      } catch (const PreconditionError&) {
-        algo = nullptr;  // a custom schedule named after an algorithm but outside its domain: no formula
-      }
+// The command line's words as a typed, validated request (app/run.hpp).
+app::RunRequest make_request(const Options& o, bool count_only) {
+  app::RunRequest r;
+  r.algorithm = o.algo;
+  r.schedule = o.schedule;
+  r.topology = Topology::parse(o.topo, o.mesh);
+  if (!o.ports.empty()) r.ports = parse_port_model(o.ports);
+  const std::optional<app::ModelKind> model = app::parse_model(o.model);
+  if (!model) throw InputError(fmt::format("--model {}: must be step, cycle or rtl", o.model));
+  r.model = *model;
+  r.cost.block_bytes = static_cast<uint32_t>(parse_count("--block-bytes", o.block_bytes, 1, uint64_t{1} << 30));
+  r.cost.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", o.flit_bytes, 1, uint64_t{1} << 20));
+  r.cost.ts_cycles = parse_count("--ts", o.ts, 0, 1000000000);
+  const std::optional<SyncMode> sync = parse_sync_mode(o.sync);
+  if (!sync) throw InputError(fmt::format("--sync {}: must be none, barrier, local, priority or software", o.sync));
+  r.sync = *sync;
+  r.root = parse_root(r.topology, o.root);
+  r.gossip_hw = o.gossip_hw;
+  r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
+  r.trace = o.trace;
+  for (const std::string& p : o.params) {
+    try {
+      set_param(r.params, p);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--param {}: {}", p, e.what()));
     }
   }
-  RunReport rep;
-  if (!stats) rep.check = check_delivery(model);
-  rep.checked = !stats;
-  rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  rep.sim.peak_rss_bytes = peak_rss_bytes();
-  rep.algorithm = model.header().algorithm;
-  rep.origin = o.schedule.empty() ? "generated" : o.schedule;
-  rep.header = model.header();
-  rep.ports = model.port_model();
-  rep.model = stats ? "count" : o.model;
-  rep.sync = o.sync;
-  rep.block_bytes = o.block_bytes;
-  rep.flit_bytes = o.flit_bytes;
-  rep.ts_cycles = o.ts;
-  rep.seed = o.seed;
-  rep.steps = model.result();
-#ifdef TORX_HAVE_CYCLE_MODEL
-  if (o.model == "cycle") {
-    // The cycle model replaces the step model's check and adds cycles and hardware figures.
-    torx::model::CycleOptions copt;
-    for (const std::string& p : o.params) torx::model::set_param(copt.params, p);
-    if (o.watchdog) copt.params.watchdog_cycles = o.watchdog;
-    copt.block_bytes = o.block_bytes;
-    copt.flit_bytes = o.flit_bytes;
-    copt.ts_cycles = o.ts;
-    copt.sync = o.sync;
-    copt.seed = o.seed;
-    if (!o.ports.empty()) copt.ports = parse_port_model(o.ports);
-    copt.trace = o.trace;
-    copt.progress = true;
-    torx::model::run_cycle_model(whole, topo, copt, rep);
+  if (!o.watchdog.empty())
+    r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
+  r.params_given = !o.params.empty() || !o.watchdog.empty();
+  r.count_only = count_only;
+  app::validate_request(r);
+  return r;
+}
+
+// Runs ALGO or a schedule file through the chosen model and the checker. `strict` (torx check) also
+// fails on port and link conflicts.
+int cmd_run(const Options& o, bool strict, bool stats = false) {
+  if (o.help_params) {
+    std::cout << "Network parameters of the cycle and rtl models (--param NAME=VALUE; docs/timing-contract.md):\n"
+              << param_help();
+    return kExitOk;
   }
-#endif
-  if (algo) {
-    if (algo->formula) rep.formula = algo->formula(topo, aopt);
-    if (algo->lower_bound) rep.lower_bound = algo->lower_bound(topo, aopt);
-    if (algo->extras) rep.extras = algo->extras(topo, aopt);
-    if (algo->facts) rep.facts = algo->facts(topo, aopt);
-  }
+  const app::RunRequest req = make_request(o, stats);
+  TerminalProgress progress;
+  app::RunHooks hooks;
+  hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };
+  hooks.progress = [&progress](const app::RunProgress& p) { progress.cycles(p); };
+  const app::RunReport rep = app::run(req, hooks);
   if (o.json == "-") {
-    write_text("-", report_json(rep));
+    write_text("-", app::report_json(rep));
   } else {
-    std::cout << report_text(rep);
-    if (!o.json.empty()) write_text(o.json, report_json(rep));
+    std::cout << app::report_text(rep);
+    if (!o.json.empty()) write_text(o.json, app::report_json(rep));
   }
   if (stats) return kExitOk;
   if (!rep.check.ok) return kExitCheckFailed;
@@ -386,19 +341,18 @@ int cmd_schedule(const Options& o) {
   const Topology topo = Topology::parse(o.topo, o.mesh);
   AlgorithmOptions aopt;
   aopt.root = parse_root(topo, o.root);
-  aopt.seed = o.seed;
+  aopt.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
   const Algorithm& algo = lookup(o.algo);
   algo.check(topo, aopt);
   ScheduleWriter writer(o.output, fmt::format("torx {} schedule {} --topo {}{}", TORX_VERSION, o.algo, o.topo,
                                               o.mesh ? " --mesh" : ""));
-  ProgressSink progress(writer);
-  algo.generate(topo, aopt, progress);
+  algo.generate(topo, aopt, writer);
   if (o.output != "-") std::cerr << fmt::format("wrote {} ({} on the {})\n", o.output, o.algo, topo.to_string());
   return kExitOk;
 }
 
 void add_run_options(CLI::App* sub, Options& o) {
-  sub->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8, 10x6")->required();
+  sub->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8, 10x6");
   sub->add_flag("--mesh", o.mesh, "no wraparound links (mesh instead of torus)");
   sub->add_option("--ports", o.ports, "one|all: count port conflicts under this model [the algorithm's own]");
   sub->add_option("--block-bytes", o.block_bytes, "size of one block in bytes [64]");
@@ -413,8 +367,9 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--json", o.json, "write the result document to FILE, or - for standard output");
   sub->add_option("--watchdog", o.watchdog,
                   "cycle model: stop (exit 3) after this many cycles without flit movement [10000]");
-  sub->add_option("--param", o.params, "cycle model: network parameter NAME=VALUE, repeatable (docs/cycle-model.md)")
+  sub->add_option("--param", o.params, "cycle model: network parameter NAME=VALUE, repeatable (--help-params)")
       ->allow_extra_args(false);
+  sub->add_flag("--help-params", o.help_params, "list the network parameters with their meanings and defaults");
 }
 
 int main_impl(int argc, char** argv) {
@@ -464,6 +419,8 @@ int main_impl(int argc, char** argv) {
   }
   if (*list) return cmd_list(o);
   if (*sched) return cmd_schedule(o);
+  if ((*run || *check || *stats) && o.topo.empty() && !o.help_params)
+    throw InputError("--topo is required (e.g. --topo 16x16)");
   if (*run) return cmd_run(o, false);
   if (*check) return cmd_run(o, true);
   if (*stats) return cmd_run(o, false, true);
@@ -477,6 +434,9 @@ int main_impl(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace torx::sw;
+  // The SystemC kernel (--model cycle) prints a banner on standard output unless told not to; the
+  // environment is this program's, so it is set here, once, and not inside the model.
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   try {
     return main_impl(argc, argv);
   } catch (const InputError& e) {

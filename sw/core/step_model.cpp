@@ -32,8 +32,8 @@ uint64_t available_memory_bytes() {
 }  // namespace
 
 StepModel::StepModel(const Topology& topo, StepModelOptions options) : topo_(topo), opt_(std::move(options)) {
-  if (opt_.block_bytes == 0) throw InputError("--block-bytes must be at least 1");
-  if (opt_.flit_bytes == 0) throw InputError("--flit-bytes must be at least 1");
+  if (opt_.cost.block_bytes == 0) throw InputError("a block must have at least 1 byte");
+  if (opt_.cost.flit_bytes == 0) throw InputError("a flit must have at least 1 byte");
 }
 
 StepModel::~StepModel() = default;
@@ -240,8 +240,8 @@ void StepModel::step(const Step& step) {
     else copy_blocks(step);
   }
   if (!step.messages.empty()) {
-    const uint64_t bytes = rec.max_blocks * opt_.block_bytes;
-    rec.cycles = opt_.ts_cycles + (bytes + opt_.flit_bytes - 1) / opt_.flit_bytes;
+    const uint64_t bytes = rec.max_blocks * opt_.cost.block_bytes;
+    rec.cycles = opt_.cost.ts_cycles + (bytes + opt_.cost.flit_bytes - 1) / opt_.cost.flit_bytes;
   }
   result_.steps += 1;
   result_.messages += rec.messages;

@@ -21,14 +21,13 @@
 
 #include "core/big_array.hpp"
 #include "core/delivery.hpp"
+#include "core/run_config.hpp"
 #include "core/schedule.hpp"
 
 namespace torx::sw {
 
 struct StepModelOptions {
-  uint32_t block_bytes = 64;          // bytes per block
-  uint32_t flit_bytes = 16;           // link width: one flit per cycle per link
-  uint64_t ts_cycles = 100;           // startup per message (t_s)
+  CostModel cost;                     // block and flit sizes, t_s
   std::optional<PortModel> ports;     // count port conflicts under this model instead of the schedule's
   std::string origin = "schedule";    // file path or "ALGO (generated)", used in error messages
   size_t max_examples = 8;            // conflict examples kept for the report

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "core/checker.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
 #include "models/loader.hpp"
@@ -54,9 +55,7 @@ struct StepFigures {
 };
 inline StepFigures step_model(const sw::Schedule& s, const sw::Topology& topo, const CycleOptions& opt) {
   sw::StepModelOptions so;
-  so.block_bytes = opt.block_bytes;
-  so.flit_bytes = opt.flit_bytes;
-  so.ts_cycles = opt.ts_cycles;
+  so.cost = opt.cost;
   sw::StepModel m(topo, so);
   s.replay(m);
   return {m.result(), sw::check_delivery(m)};

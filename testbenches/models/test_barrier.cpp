@@ -15,10 +15,10 @@ using sw::Topology;
 struct FakeNi : Clocked {
   TokenWire release;
   std::vector<uint64_t> released;
-  void evaluate(uint64_t t) override {
+  void evaluate(uint64_t t, int) override {
     if (release.take(t)) released.push_back(t);
   }
-  void update(uint64_t) override {}
+  void update(uint64_t, int) override {}
   bool busy() const override { return false; }
 };
 
@@ -62,7 +62,7 @@ struct BarrierBench {
     for (uint64_t e : entry) last = std::max(last, e);
     for (uint64_t t = 0; t <= last + 4 * (tree.height + 2) * hop + 8; ++t) {
       for (size_t v = 0; v < entry.size(); ++v)
-        if (entry[v] == t) units[v]->entry_in().send(t);
+        if (entry[v] == t) units[v]->entry_in().send(t, 0);
       sched.step();
     }
     std::vector<uint64_t> rel;
@@ -139,7 +139,7 @@ TEST(Barrier, TwoEpisodesInARow) {
   for (uint64_t r : rel) EXPECT_EQ(r, static_cast<uint64_t>(B));
   // Second episode on the same units (counters were reset by the release).
   const uint64_t t0 = b.sched.cycle();
-  for (sw::NodeId v = 0; v < 4; ++v) b.units[v]->entry_in().send(t0 + static_cast<uint64_t>(v));
+  for (sw::NodeId v = 0; v < 4; ++v) b.units[v]->entry_in().send(t0 + static_cast<uint64_t>(v), 0);
   for (int i = 0; i < 3 * B + 10; ++i) b.sched.step();
   for (auto& ni : b.nis) {
     ASSERT_EQ(ni->released.size(), 2u);

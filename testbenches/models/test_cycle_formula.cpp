@@ -24,7 +24,7 @@ std::optional<Topology> small_topology(const sw::Algorithm& a) {
 }
 
 uint64_t formula(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, int tree_height) {
-  const NetworkParams& p = o.params;
+  const sw::NetworkParams& p = o.params;
   const sw::BlockSpace space(s.header.collective, topo, s.header.pieces, s.header.root);
   uint64_t total = 0;
   int barriers = 0;
@@ -33,13 +33,13 @@ uint64_t formula(const sw::Schedule& s, const Topology& topo, const CycleOptions
     if (k > 0) ++barriers;  // every boundary carries a barrier in this test
     uint64_t worst = 0;
     for (const sw::Message& m : st.messages) {
-      const uint64_t bytes = sw::message_blocks(space, st, m) * o.block_bytes;
-      const uint64_t flits = std::max<uint64_t>(1, (bytes + o.flit_bytes - 1) / o.flit_bytes);
+      const uint64_t bytes = sw::message_blocks(space, st, m) * o.cost.block_bytes;
+      const uint64_t flits = std::max<uint64_t>(1, (bytes + o.cost.flit_bytes - 1) / o.cost.flit_bytes);
       const uint64_t hops = static_cast<uint64_t>(topo.route_hops(m.src, m.dst, m.route));
       worst = std::max(worst, flits + hops * (p.link_latency + p.router_latency));
     }
     // An empty step between two barriers still costs the cycle in which nodes re-enter.
-    total += st.messages.empty() ? 1 : o.ts_cycles + worst + 2 * p.local_latency + p.router_latency;
+    total += st.messages.empty() ? 1 : o.cost.ts_cycles + worst + 2 * p.local_latency + p.router_latency;
   }
   const uint64_t B = 2 * static_cast<uint64_t>(tree_height) * p.barrier_hop_latency + 2;
   return total + barriers * (B - 1);
@@ -47,11 +47,11 @@ uint64_t formula(const sw::Schedule& s, const Topology& topo, const CycleOptions
 
 void check_formula(CycleOptions o) {
   int checked = 0;
-  const uint32_t block_bytes = o.block_bytes;
+  const uint32_t block_bytes = o.cost.block_bytes;
   for (const sw::Algorithm& a : sw::algorithms()) {
     const std::optional<Topology> topo = small_topology(a);
     if (!topo) continue;
-    o.block_bytes = topo->nodes() <= 64 ? block_bytes : o.flit_bytes;  // 512-node instances: 1-flit blocks
+    o.cost.block_bytes = topo->nodes() <= 64 ? block_bytes : o.cost.flit_bytes;  // 512-node instances: 1-flit blocks
     sw::Schedule s = testing::generate(a.id, *topo);
     const testing::StepFigures step = testing::step_model(s, *topo, o);
     if (step.result.port_conflicts || step.result.link_conflicts) continue;  // not contention-free
@@ -59,7 +59,7 @@ void check_formula(CycleOptions o) {
     SCOPED_TRACE(a.id + " on the " + topo->to_string());
     CycleNetwork net(s, *topo, o);
     net.run();
-    const uint64_t cycles = net.fabric().stats().last_store;
+    const uint64_t cycles = net.stats().last_store;
     const uint64_t want = formula(s, *topo, o, build_barrier_tree(*topo).height);
     EXPECT_EQ(cycles, want);
     EXPECT_EQ(net.predicted_cycles(), want) << "the report's predicted_cycles uses the same formula";
@@ -77,9 +77,9 @@ TEST(CycleFormula, ContentionFreeSchedulesWithBarriersDefaultTiming) {
 
 TEST(CycleFormula, ContentionFreeSchedulesWithBarriersOtherTiming) {
   CycleOptions o;
-  o.ts_cycles = 7;
-  o.block_bytes = 40;
-  o.flit_bytes = 24;
+  o.cost.ts_cycles = 7;
+  o.cost.block_bytes = 40;
+  o.cost.flit_bytes = 24;
   o.params.router_latency = 3;
   o.params.link_latency = 2;
   o.params.local_latency = 2;
@@ -94,10 +94,10 @@ TEST(CycleFormula, DirectStepAloneMatchesThePerMessageTerm) {
   const Topology ring({8}, true);
   const sw::Schedule s = testing::parse_schedule(testing::header("8") + "step\n0 -> 3 x+ | 0>3\nend\n", ring);
   CycleOptions o;
-  o.block_bytes = 160;  // 10 flits
+  o.cost.block_bytes = 160;  // 10 flits
   CycleNetwork net(s, ring, o);
   net.run();
-  EXPECT_EQ(net.fabric().stats().last_store, 100u + 10 + 3 * 3 + 4);
+  EXPECT_EQ(net.stats().last_store, 100u + 10 + 3 * 3 + 4);
 }
 
 }  // namespace

@@ -45,16 +45,16 @@ struct Trace {
 
 Trace run_in_order(const sw::Schedule& s, const Topology& topo, EvalOrder order, uint64_t seed) {
   CycleOptions o;
-  o.block_bytes = 128;  // 8-flit worms
-  o.ts_cycles = 5;
-  o.sync = "none";      // steps overlap: worms of different steps meet
+  o.cost.block_bytes = 128;  // 8-flit worms
+  o.cost.ts_cycles = 5;
+  o.sync = sw::SyncMode::kNone;      // steps overlap: worms of different steps meet
   CycleNetwork net(s, topo, o);
   Recorder rec;
   net.fabric().set_observer(&rec);
   net.fabric().scheduler().set_order(order, seed);
   net.run();
   std::sort(rec.events.begin(), rec.events.end());
-  return {rec.events, net.fabric().stats().last_store, net.fabric().blocked_vc_cycles()};
+  return {rec.events, net.stats().last_store, net.fabric().blocked_vc_cycles()};
 }
 
 TEST(Fabric, EvaluationOrderDoesNotChangeAnyFlitMovement) {
@@ -88,12 +88,12 @@ struct RunFigures {
 // threads = 2 with `split`: the routers from `split` on join the interfaces on lane 1, so that
 // router-to-router links cross between the threads too (the scheduler's balancing moves the split
 // only on large networks).
-RunFigures run_with_threads(const std::string& algo, const Topology& topo, int threads, const std::string& sync,
+RunFigures run_with_threads(const std::string& algo, const Topology& topo, int threads, sw::SyncMode sync,
                             uint32_t split = 0) {
   const sw::Schedule s = generate(algo, topo);
   CycleOptions o;
-  o.block_bytes = 128;
-  o.ts_cycles = 5;
+  o.cost.block_bytes = 128;
+  o.cost.ts_cycles = 5;
   o.sync = sync;
   o.params.threads = threads;
   CycleNetwork net(s, topo, o);
@@ -101,19 +101,19 @@ RunFigures run_with_threads(const std::string& algo, const Topology& topo, int t
   if (threads == 2 && split) net.fabric().scheduler().set_lanes(2, split, split, split);
   net.run();
   const Fabric& f = net.fabric();
-  return {f.stats().last_store, f.evaluations(), f.blocked_vc_cycles(), f.max_vc_occupancy(), f.buffer_flit_cycles(),
-          f.flit_hops(), f.link_flits(), f.stats().step_first_issue, f.stats().step_end,
+  return {net.stats().last_store, f.evaluations(), f.blocked_vc_cycles(), f.max_vc_occupancy(), f.buffer_flit_cycles(),
+          f.flit_hops(), f.link_flits(), net.stats().step_first_issue, net.stats().step_end,
           sw::check_delivery(net.memory()).ok};
 }
 
 TEST(Fabric, TwoThreadsGiveExactlyTheRunOfOne) {
   // Contention without barriers (direct), barriers (t4), copies (gossip), all-port interfaces.
-  const std::vector<std::tuple<std::string, Topology, std::string>> cases = {
-      {"direct", Topology({8, 8}, true), "none"},
-      {"t4", Topology({8, 8}, true), "barrier"},
-      {"ms-hc", Topology({6, 6}, true), "barrier"},
-      {"tsay-wang", Topology({7, 7}, true), "barrier"},
-      {"suh", Topology({6, 8}, false), "none"}};
+  const std::vector<std::tuple<std::string, Topology, sw::SyncMode>> cases = {
+      {"direct", Topology({8, 8}, true), sw::SyncMode::kNone},
+      {"t4", Topology({8, 8}, true), sw::SyncMode::kBarrier},
+      {"ms-hc", Topology({6, 6}, true), sw::SyncMode::kBarrier},
+      {"tsay-wang", Topology({7, 7}, true), sw::SyncMode::kBarrier},
+      {"suh", Topology({6, 8}, false), sw::SyncMode::kNone}};
   for (const auto& [algo, topo, sync] : cases) {
     const RunFigures one = run_with_threads(algo, topo, 1, sync);
     EXPECT_TRUE(one.ok) << algo;
@@ -134,13 +134,13 @@ TEST(Fabric, SameInputsSameCyclesAndSeedChangesOnlyContent) {
   auto run = [&](uint64_t seed, std::vector<uint8_t>* memory) {
     CycleOptions o;
     o.seed = seed;
-    o.block_bytes = 32;
+    o.cost.block_bytes = 32;
     CycleNetwork net(s, topo, o);
     net.run();
     const sw::BlockId b = net.space().alltoall_id(1, 5);
     memory->assign(net.memory().slot(b, 5), net.memory().slot(b, 5) + 32);
     EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
-    return net.fabric().stats().last_store;
+    return net.stats().last_store;
   };
   std::vector<uint8_t> m1, m1b, m2;
   const uint64_t c1 = run(1, &m1), c1b = run(1, &m1b), c2 = run(2, &m2);
@@ -172,20 +172,20 @@ TEST(Fabric, EveryAlgorithmChecksOkAndAgreesWithTheStepModel) {
     // Small blocks keep the 512-node instances (c64 needs 8x8x8) quick; both synchronisations on
     // the small networks.
     const bool small = topo->nodes() <= 64;
-    for (const char* sync : {"barrier", "none"}) {
-      if (!small && std::string(sync) == "none") continue;
+    for (const sw::SyncMode sync : {sw::SyncMode::kBarrier, sw::SyncMode::kNone}) {
+      if (!small && sync == sw::SyncMode::kNone) continue;
       CycleOptions o;
       o.sync = sync;
-      o.ts_cycles = 20;
-      o.block_bytes = small ? 64 : 16;
+      o.cost.ts_cycles = 20;
+      o.cost.block_bytes = small ? 64 : 16;
       const testing::StepFigures step = testing::step_model(s, *topo, o);
       CycleNetwork net(s, *topo, o);
       net.run();
       const sw::CheckResult c = sw::check_delivery(net.memory());
-      EXPECT_TRUE(c.ok) << sync << ": " << (c.examples.empty() ? "" : c.examples[0]);
+      EXPECT_TRUE(c.ok) << sw::sync_mode_name(sync) << ": " << (c.examples.empty() ? "" : c.examples[0]);
       EXPECT_EQ(c.expected, step.check.expected);
       EXPECT_EQ(c.delivered, step.check.delivered);
-      EXPECT_GE(net.fabric().stats().last_store, step.result.step_model_cycles) << sync;
+      EXPECT_GE(net.stats().last_store, step.result.step_model_cycles) << sw::sync_mode_name(sync);
     }
     ++ran;
   }
@@ -212,8 +212,8 @@ TEST(Fabric, ATorusDeadlocksWithoutTheDatelineAndNotWithIt) {
   const Topology ring({8}, true);
   const sw::Schedule s = parse_schedule(testing::ring_all_to_all_plus(8), ring);
   CycleOptions o;
-  o.block_bytes = 512;  // 32-flit worms, longer than the buffers of their path
-  o.ts_cycles = 0;
+  o.cost.block_bytes = 512;  // 32-flit worms, longer than the buffers of their path
+  o.cost.ts_cycles = 0;
   o.params.vcs_per_class = 2;  // the same 2 VCs per port either way
   {
     CycleNetwork net(s, ring, o);
@@ -241,26 +241,19 @@ TEST(Fabric, CyclicRoutingTableIsCaughtByTheWatchdog) {
   // catches its own tail and stops; the watchdog reports where its head and tail are.
   const Topology ring({4}, true);
   const sw::Schedule s = parse_schedule(testing::header("4") + "step\n0 -> 2 x+ | 0>2\nend\n", ring);
-  const sw::BlockSpace space(sw::Collective::kAlltoall, ring, 1, 0);
-  ProgramOptions po;
-  po.block_bytes = 1024;
-  po.flit_bytes = 16;
-  Program prog(s, ring, space, po);
-  NodeMemory mem(space, 1024, 1);
-  FabricSpec spec;
-  spec.params.watchdog_cycles = 200;
-  spec.block_bytes = 1024;
-  spec.ts_cycles = 0;
-  RoutingConfig cfg;
-  for (sw::NodeId v = 0; v < 4; ++v) spec.routing.push_back(build_routing_image(ring, v, cfg));
-  spec.routing[2][route_entry_index(ring, 0, 2, false)] = route_entry(0, 0);  // +x instead of skip
-  seal_routing_image(spec.routing[2]);
-  spec.barrier = build_barrier_tree(ring);
-  Fabric f(ring, std::move(spec), &prog, &mem);
-  f.connect_all();
-  f.start();
-  EXPECT_EQ(f.run(), RunStatus::kStalled);
-  const std::string r = f.stall_report();
+  CycleOptions o;
+  o.params.watchdog_cycles = 200;
+  o.cost.block_bytes = 1024;
+  o.cost.ts_cycles = 0;
+  o.edit_routing = [&](std::vector<RoutingImage>& images) {
+    images[2][route_entry_index(ring, 0, 2, false)] = route_entry(0, 0);  // +x instead of skip
+    seal_routing_image(images[2]);
+  };
+  CycleNetwork net(s, ring, o);
+  EXPECT_THROW(net.run(), sw::WatchdogError);
+  const Fabric& f = net.fabric();
+  EXPECT_EQ(f.status(), RunStatus::kStalled);
+  const std::string r = net.stall_report();
   EXPECT_NE(r.find("watchdog: no flit moved for 200 cycles"), std::string::npos) << r;
   EXPECT_NE(r.find("message 0 (step 0, 0 -> 2"), std::string::npos) << r;
   EXPECT_NE(r.find("head: flit"), std::string::npos) << r;
@@ -273,8 +266,8 @@ TEST(Fabric, WatchdogFiresExactlyAfterTheConfiguredIdleCycles) {
   const sw::Schedule s = parse_schedule(testing::ring_all_to_all_plus(8), ring);
   for (uint64_t wd : {100u, 1000u}) {
     CycleOptions o;
-    o.block_bytes = 512;
-    o.ts_cycles = 0;
+    o.cost.block_bytes = 512;
+    o.cost.ts_cycles = 0;
     o.params.dateline = false;
     o.params.vcs_per_class = 2;
     o.params.watchdog_cycles = wd;
@@ -295,18 +288,18 @@ TEST(Fabric, SyncNoneOverlapsStepsSyncBarrierSeparatesThem) {
   const Topology topo({4, 4}, true);
   const sw::Schedule s = generate("direct", topo);
   CycleOptions o;
-  o.sync = "barrier";
+  o.sync = sw::SyncMode::kBarrier;
   CycleNetwork with(s, topo, o);
   with.run();
-  o.sync = "none";
+  o.sync = sw::SyncMode::kNone;
   CycleNetwork without(s, topo, o);
   without.run();
   EXPECT_TRUE(sw::check_delivery(with.memory()).ok);
   EXPECT_TRUE(sw::check_delivery(without.memory()).ok);
   // With barriers no step starts before the previous one has ended.
-  const RunStats& st = with.fabric().stats();
+  const RunStats& st = with.stats();
   for (size_t k = 1; k < st.step_end.size(); ++k) EXPECT_GT(st.step_first_issue[k], st.step_end[k - 1] - 1);
-  const RunStats& sn = without.fabric().stats();
+  const RunStats& sn = without.stats();
   bool overlap = false;
   for (size_t k = 1; k < sn.step_end.size(); ++k) overlap |= sn.step_first_issue[k] < sn.step_end[k - 1];
   EXPECT_TRUE(overlap) << "without barriers, a node starts its next step while others still receive";
@@ -317,15 +310,15 @@ TEST(Fabric, OptionsOutsideTheModelAreInputErrors) {
   const Topology topo({4}, true);
   const sw::Schedule s = generate("direct", topo);
   CycleOptions o;
-  o.sync = "local";
+  o.sync = sw::SyncMode::kLocal;
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
-  o.sync = "barrier";
-  o.flit_bytes = 65;
+  o.sync = sw::SyncMode::kBarrier;
+  o.cost.flit_bytes = 65;
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
-  o.flit_bytes = 16;
+  o.cost.flit_bytes = 16;
   o.params.buffer_depth = 0;
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
-  NetworkParams p;
+  sw::NetworkParams p;
   EXPECT_THROW(set_param(p, "bogus=1"), sw::InputError);
   EXPECT_THROW(set_param(p, "buffer_depth=x"), sw::InputError);
   EXPECT_THROW(set_param(p, "router_latency=0"), sw::InputError);

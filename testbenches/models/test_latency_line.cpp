@@ -66,8 +66,8 @@ TEST(LatencyLine, PushedInNamesTheWireValueOfACycle) {
 struct Probe : Clocked {
   std::vector<uint64_t> evaluated;
   uint64_t mask = 0;
-  void evaluate(uint64_t t) override { evaluated.push_back(t); }
-  void update(uint64_t) override {}
+  void evaluate(uint64_t t, int) override { evaluated.push_back(t); }
+  void update(uint64_t, int) override {}
   bool busy() const override { return false; }
 };
 
@@ -79,53 +79,65 @@ TEST(Link, WritesTheFlitIntoTheFarBufferDueAfterTheLatency) {
   InputVc regs[2];
   Flit ram[2 * 4];
   InputUnit buffer;
-  buffer.configure(regs, ram, 2, 4, kMaxFlitWords);
+  buffer.configure(regs, ram, 2, 4, kMaxFlitWords, /*delay=*/2);  // a receiver with a 2-cycle pipeline
   NetworkCounters counters;
   Link link;
   link.configure(0, 3, 2, &sched, LinkEnd{tx.clock_id(), &tx.mask, 1});
   link.attach(buffer.sink(rx.clock_id(), &counters));
   Flit f;
   f.msg = 9;
-  link.send_flit(0, f, 1, 0);
+  link.send_flit(0, 0, f, 1, 0);
   EXPECT_EQ(counters.flits_in_buffers, 1u);
   EXPECT_EQ(link.flit_count(), 1u);
   ASSERT_EQ(buffer.vc(1).count(), 1u);
   EXPECT_EQ(buffer.front(1).msg, 9u);
   EXPECT_EQ(buffer.front(1).vc, 1) << "the link sets the VC it was sent on";
-  EXPECT_EQ(buffer.front(1).due, 3u) << "visible at the far end in cycle 0 + latency";
+  EXPECT_EQ(buffer.front(1).due, 5u) << "at the far end's port in cycle 0 + latency, due after its 2 stages";
+  EXPECT_EQ(link.due_offset(), 5u);
   ASSERT_NE(link.wire_flit(0), nullptr) << "the wire carries it in cycle 0";
   EXPECT_EQ(link.wire_flit(1), nullptr);
-  for (int i = 0; i < 4; ++i) sched.step();
-  EXPECT_EQ(rx.evaluated, std::vector<uint64_t>{3}) << "the receiver is woken only for the cycle the flit is due";
+  for (int i = 0; i < 6; ++i) sched.step();
+  EXPECT_EQ(rx.evaluated, std::vector<uint64_t>{5}) << "the receiver is woken only for the cycle the flit is due";
   EXPECT_TRUE(buffer.pop(1)) << "the VC is empty after its only flit left";
-  link.send_credit(3, Credit{1});
+  link.send_credit(5, 0, Credit{1});
   EXPECT_EQ(tx.mask, 1u);
   for (int i = 0; i < 3; ++i) sched.step();
-  EXPECT_EQ(tx.evaluated, std::vector<uint64_t>{5});
-  EXPECT_FALSE(link.credit_ready(4));
-  ASSERT_TRUE(link.credit_ready(5));
+  EXPECT_EQ(tx.evaluated, std::vector<uint64_t>{7});
+  EXPECT_FALSE(link.credit_ready(6));
+  ASSERT_TRUE(link.credit_ready(7));
   EXPECT_EQ(link.take_credit().vc, 1);
   EXPECT_EQ(tx.mask, 0u) << "the sender's credit bit clears when the line is empty";
 }
 
-TEST(InputUnit, FifoOrderAndOverflowIsAnError) {
-  InputVc regs[1];
-  Flit ram[3];
+// The port-mode path a router takes its input wires through (Router::port_cycle -> accept): FIFO
+// order per VC, the pipeline delay, and a flit beyond the credits the sender had is an error.
+TEST(InputUnit, AcceptKeepsFifoOrderDelaysByThePipelineAndRefusesOverflow) {
+  InputVc regs[2];
+  Flit ram[2 * 3];
   InputUnit u;
-  u.configure(regs, ram, 1, 3, kMaxFlitWords);
+  u.configure(regs, ram, 2, 3, kMaxFlitWords, /*delay=*/2);
+  Flit f;
+  f.vc = 1;
   for (uint32_t i = 0; i < 3; ++i) {
-    u.push_slot(0).seq = i;
-    u.pushed(0);
+    f.seq = i;
+    u.accept(f, 10 + i);
   }
-  EXPECT_THROW(u.push_slot(0), std::logic_error) << "a fourth flit into a 3-deep buffer";
+  EXPECT_EQ(u.vc(0).count(), 0u) << "VC 0 untouched";
+  EXPECT_THROW(u.accept(f, 13), std::logic_error) << "a fourth flit into a 3-deep buffer";
+  EXPECT_EQ(u.due_mask(11), 0u) << "arrived in cycle 10, two stages: not before cycle 12";
+  EXPECT_EQ(u.due_mask(12), 2u);
+  EXPECT_EQ(u.due_count(1, 13), 2u) << "the flits of cycles 10 and 11 are past the pipeline in cycle 13";
   for (uint32_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(u.front(0).seq, i);
-    EXPECT_EQ(u.pop(0), i == 2);
+    EXPECT_EQ(u.front(1).seq, i);
+    EXPECT_EQ(u.front(1).due, 12 + i);
+    EXPECT_EQ(u.pop(1), i == 2);
   }
-  u.push_slot(0).seq = 7;  // wraps around
-  u.pushed(0);
-  EXPECT_EQ(u.front(0).seq, 7u);
-  EXPECT_EQ(u.vc(0).count(), 1u);
+  f.seq = 7;
+  u.accept(f, 20);  // wraps around the ring
+  EXPECT_EQ(u.front(1).seq, 7u);
+  EXPECT_EQ(u.vc(1).count(), 1u);
+  f.vc = 2;
+  EXPECT_THROW(u.accept(f, 21), std::logic_error) << "a VC the port does not have";
 }
 
 }  // namespace

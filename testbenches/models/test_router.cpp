@@ -15,16 +15,17 @@ namespace {
 
 using sw::Topology;
 
-// A neighbour played by the test: it receives credits (mask) and flits (a 4-VC buffer).
+// A neighbour played by the test: it receives credits (mask) and flits (a 4-VC buffer with `delay`
+// pipeline stages, like a downstream router's, or none, like a network interface's).
 struct End : Clocked {
   static constexpr int kVcs = 4;
   uint64_t mask = 0;
   InputVc regs[kVcs];
   Flit ram[kVcs * 64];
   InputUnit buffer;
-  End() { buffer.configure(regs, ram, kVcs, 64, kMaxFlitWords); }
-  void evaluate(uint64_t) override {}
-  void update(uint64_t) override {}
+  explicit End(uint32_t delay = 0) { buffer.configure(regs, ram, kVcs, 64, kMaxFlitWords, delay); }
+  void evaluate(uint64_t, int) override {}
+  void update(uint64_t, int) override {}
   bool busy() const override { return false; }
   LinkEnd end(int bit) { return LinkEnd{clock_id(), &mask, uint64_t{1} << bit}; }
 };
@@ -53,13 +54,13 @@ class RouterBench {
     router_ = std::make_unique<Router>(rc, build_routing_image(topo_, 1, cfg), topo_, &counters_, arena_, &sched_);
     sched_.add(router_.get());
     for (End* e : {&from0_, &to2_, &from2_, &to0_, &ni_}) sched_.add(e);
-    // Links into the router carry its P - 1 non-stalling stages and the buffer write: a flit sent
-    // in t is due at the router in t + L + P (docs/timing-contract.md). The ejection link has Lloc = L.
-    in_minus_.configure(0, L + P, Lc, &sched_, from0_.end(0));
-    out_plus_.configure(1, L + P, Lc, &sched_, router_->credit_end(0));
-    in_plus_.configure(2, L + P, Lc, &sched_, from2_.end(0));
-    out_minus_.configure(3, L + P, Lc, &sched_, router_->credit_end(1));
-    inj_.configure(4, L + P, Lc, &sched_, ni_.end(0));
+    // Every link has latency L; the router's input ports add its P stages (a flit sent in t is due
+    // at the router in t + L + P, docs/timing-contract.md). The ejection link has Lloc = L.
+    in_minus_.configure(0, L, Lc, &sched_, from0_.end(0));
+    out_plus_.configure(1, L, Lc, &sched_, router_->credit_end(0));
+    in_plus_.configure(2, L, Lc, &sched_, from2_.end(0));
+    out_minus_.configure(3, L, Lc, &sched_, router_->credit_end(1));
+    inj_.configure(4, L, Lc, &sched_, ni_.end(0));
     ej_.configure(5, L, Lc, &sched_, router_->credit_end(2));
     router_->connect_input(1, &in_minus_);
     router_->connect_output(0, &out_plus_);
@@ -97,7 +98,7 @@ class RouterBench {
       auto it = feeds_.find(t);
       if (it != feeds_.end())
         for (const Feed& f : it->second)
-          f.link->send_flit(t, f.flit, static_cast<uint8_t>(f.vc), f.link->tail_slot(static_cast<uint8_t>(f.vc)));
+          f.link->send_flit(t, 0, f.flit, static_cast<uint8_t>(f.vc), f.link->tail_slot(static_cast<uint8_t>(f.vc)));
       sched_.step();
       for (auto [link, log, end] : {std::tuple{&out_plus_, &plus_, &to2_}, std::tuple{&out_minus_, &minus_, &to0_},
                                     std::tuple{&ej_, &eject_, &ni_}}) {
@@ -106,7 +107,7 @@ class RouterBench {
         for (int v = 0; v < End::kVcs; ++v)
           while (end->buffer.vc(v).count() && end->buffer.front(v).due <= t) {
             end->buffer.pop(v);
-            if (auto_credit) link->send_credit(t, Credit{static_cast<uint8_t>(v)});
+            if (auto_credit) link->send_credit(t, 0, Credit{static_cast<uint8_t>(v)});
           }
       }
       for (Link* in : {&in_minus_, &in_plus_, &inj_})
@@ -130,7 +131,8 @@ class RouterBench {
   NetworkCounters counters_;
   Arena arena_;
   std::unique_ptr<Router> router_;
-  End from0_, to2_, from2_, to0_, ni_;
+  // Downstream neighbours have a router's P stages (their flits are due L + P after the send).
+  End from0_, to2_{P}, from2_, to0_{P}, ni_;
   Link in_minus_, out_plus_, in_plus_, out_minus_, inj_, ej_;
   std::map<uint64_t, std::vector<Feed>> feeds_;
   std::vector<Departure> plus_, minus_, eject_;
@@ -188,7 +190,7 @@ TEST(Router, CreditsLimitAWormToTheDownstreamBuffer) {
   EXPECT_GT(b.router_->blocked_vc_cycles(b.sched_.cycle()), 20u) << "but its blocked VC is still accounted";
   // One credit returned in cycle t is spent in cycle t + Lc: exactly one more flit.
   const uint64_t t = b.sched_.cycle();
-  b.out_plus_.send_credit(t, Credit{1});
+  b.out_plus_.send_credit(t, 0, Credit{1});
   b.run(10);
   ASSERT_EQ(b.plus_.size(), static_cast<size_t>(D) + 1);
   EXPECT_EQ(b.plus_.back().cycle, t + RouterBench::Lc);

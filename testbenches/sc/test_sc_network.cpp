@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "model_test_util.hpp"
+#include "models/router.hpp"
 #include "models/sc_network.hpp"
 
 namespace torx::model {
@@ -22,14 +23,14 @@ uint64_t kernel_free_cycles(const sw::Schedule& s, const Topology& topo, const C
   CycleNetwork k(s, topo, o);
   k.run();
   if (hops) *hops = k.fabric().flit_hops();
-  return k.fabric().stats().last_store;
+  return k.stats().last_store;
 }
 
 TEST(ScNetwork, ClockedModelMatchesTheKernelFreeFabricCycleForCycle) {
   const Topology topo({4, 4}, true);
   const sw::Schedule s = testing::generate("direct", topo);
   CycleOptions o;
-  o.block_bytes = 96;
+  o.cost.block_bytes = 96;
   uint64_t kf_hops = 0;
   const uint64_t kf = kernel_free_cycles(s, topo, o, &kf_hops);
 
@@ -42,7 +43,7 @@ TEST(ScNetwork, ClockedModelMatchesTheKernelFreeFabricCycleForCycle) {
     sc_core::sc_start(sc_core::sc_time(500, sc_core::SC_NS));
   ASSERT_FALSE(top.error());
   ASSERT_EQ(net.fabric().status(), RunStatus::kDone);
-  EXPECT_EQ(net.fabric().stats().last_store, kf);
+  EXPECT_EQ(net.stats().last_store, kf);
   EXPECT_EQ(net.fabric().flit_hops(), kf_hops);
   EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
   // One rising edge per cycle from t = 0: the run paused in the cycle that stored the last block,
@@ -71,8 +72,9 @@ TEST(ScNetwork, ModulesAndChannelsAreBoundAsTheTopologySays) {
   EXPECT_EQ(r0->in[3].size(), 0);
   EXPECT_EQ(r0->in[4].size(), 1);
   EXPECT_EQ(r0->out[1].size(), 0);
-  EXPECT_NE(net.fabric().router(0).input_link(0), nullptr) << "bound ports connect the block";
-  EXPECT_EQ(net.fabric().router(0).input_link(1), nullptr);
+  const auto& router0 = dynamic_cast<const Router&>(net.fabric().router(0));
+  EXPECT_NE(router0.input_link(0), nullptr) << "bound ports connect the block";
+  EXPECT_EQ(router0.input_link(1), nullptr);
   auto* link = sc_core::sc_find_object("torx.link_0_px");
   ASSERT_NE(link, nullptr);
   EXPECT_STREQ(link->kind(), "torx_link");
@@ -125,10 +127,10 @@ TEST(ScNetwork, VcdShowsEveryFlitOnEveryNetworkLink) {
   const sw::Schedule s = testing::generate("direct", topo);
   CycleOptions o;
   o.trace = testing::temp_path("direct.vcd");
-  sw::RunReport rep;
-  run_cycle_model(s, topo, o, rep);
-  ASSERT_TRUE(rep.check.ok);
-  ASSERT_TRUE(rep.sim.flit_hops.has_value());
+  CycleNetwork net(s, topo, o, /*connect=*/false);
+  const CycleResult rep = run_cycle_model(net, o);
+  ASSERT_TRUE(sw::check_delivery(net.memory()).ok);
+  ASSERT_GT(rep.flit_hops, 0u);
   // Time unit 100 ps, one cycle = 1 ns = 10 units.
   const std::map<std::string, uint64_t> high = high_cycles(o.trace, 10);
   uint64_t on_links = 0, signals = 0;
@@ -138,7 +140,7 @@ TEST(ScNetwork, VcdShowsEveryFlitOnEveryNetworkLink) {
       ++signals;
     }
   EXPECT_GT(signals, 0u);
-  EXPECT_EQ(on_links, *rep.sim.flit_hops) << "each flit-hop is one cycle of flit_valid on one link";
+  EXPECT_EQ(on_links, rep.flit_hops) << "each flit-hop is one cycle of flit_valid on one link";
   std::ifstream in(o.trace);
   std::string head((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(head.find("date omitted"), std::string::npos) << "reproducible header";
@@ -149,14 +151,14 @@ TEST(ScNetwork, DeadlockInsideTheKernelStopsWithAStuckWormReport) {
   const Topology ring({8}, true);
   const sw::Schedule s = testing::parse_schedule(testing::ring_all_to_all_plus(8), ring);
   CycleOptions o;
-  o.block_bytes = 512;
-  o.ts_cycles = 0;
+  o.cost.block_bytes = 512;
+  o.cost.ts_cycles = 0;
   o.params.dateline = false;
   o.params.vcs_per_class = 2;
   o.params.watchdog_cycles = 200;
-  sw::RunReport rep;
+  CycleNetwork net(s, ring, o, /*connect=*/false);
   try {
-    run_cycle_model(s, ring, o, rep);
+    run_cycle_model(net, o);
     FAIL() << "expected the watchdog";
   } catch (const sw::WatchdogError& e) {
     const std::string r = e.what();
@@ -165,27 +167,44 @@ TEST(ScNetwork, DeadlockInsideTheKernelStopsWithAStuckWormReport) {
   }
 }
 
-TEST(ScNetwork, RunFillsTheResultDocument) {
+TEST(ScNetwork, RunReturnsTheFiguresOfTheRun) {
   const Topology ring({16}, true);
   const sw::Schedule s = testing::generate("ring", ring);
   CycleOptions o;
   const uint64_t kf = kernel_free_cycles(s, ring, o, nullptr);
-  sw::RunReport rep;
-  run_cycle_model(s, ring, o, rep);
-  ASSERT_TRUE(rep.cycles.has_value());
-  EXPECT_EQ(*rep.cycles, kf);
-  EXPECT_TRUE(rep.check.ok);
-  ASSERT_TRUE(rep.cycle_model.has_value());
-  const sw::CycleFigures& c = *rep.cycle_model;
+  uint64_t progress_calls = 0;
+  o.progress = [&](const Progress& p) {
+    ++progress_calls;
+    EXPECT_LE(p.messages_done, p.messages);
+  };
+  CycleNetwork net(s, ring, o, /*connect=*/false);
+  const CycleResult c = run_cycle_model(net, o);
+  EXPECT_EQ(c.cycles, kf);
+  EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
+  EXPECT_GT(progress_calls, 0u) << "the model reports progress through the callback";
   uint64_t sum = 0;
   for (uint64_t f : c.link_flits) sum += f;
-  EXPECT_EQ(sum, *rep.sim.flit_hops);
+  EXPECT_EQ(sum, c.flit_hops);
   EXPECT_EQ(c.link_flits.size(), static_cast<size_t>(ring.link_count()));
-  EXPECT_EQ(*rep.sim.router_cycles, 16 * *rep.cycles);
+  EXPECT_EQ(c.router_cycles, 16 * c.cycles);
   ASSERT_EQ(c.step_end.size(), s.steps.size());
-  EXPECT_EQ(c.step_end.back(), static_cast<int64_t>(*rep.cycles));
+  EXPECT_EQ(c.step_end.back(), static_cast<int64_t>(c.cycles));
   EXPECT_EQ(c.barrier_latency, 2u * 8 + 2);
   EXPECT_GT(c.run_seconds, 0.0);
+}
+
+// The SystemC run leaves no process-wide state behind: the report handler it installs for the run is
+// the one installed before it once it returns (an embedding program keeps its own).
+TEST(ScNetwork, RunRestoresTheReportHandler) {
+  static int calls = 0;
+  const auto mine = [](const sc_core::sc_report&, const sc_core::sc_actions&) { ++calls; };
+  const sc_core::sc_report_handler_proc before = sc_core::sc_report_handler::set_handler(mine);
+  const Topology ring({4}, true);
+  const sw::Schedule s = testing::generate("ring", ring);
+  CycleOptions o;
+  CycleNetwork net(s, ring, o, /*connect=*/false);
+  run_cycle_model(net, o);
+  EXPECT_EQ(sc_core::sc_report_handler::set_handler(before), static_cast<sc_core::sc_report_handler_proc>(mine));
 }
 
 }  // namespace

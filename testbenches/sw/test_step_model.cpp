@@ -22,9 +22,9 @@ TEST(StepModel, ChargesStartupPlusLargestMessagePerStep) {
                            "step\n1 -> 2 x+ | 0>2..3\n"
                            "step\n2 -> 3 x+ | 0>3\nend\n";
   StepModelOptions o;
-  o.ts_cycles = 100;
-  o.block_bytes = 24;
-  o.flit_bytes = 16;
+  o.cost.ts_cycles = 100;
+  o.cost.block_bytes = 24;
+  o.cost.flit_bytes = 16;
   const std::string path = testing::write_temp("cost.sched", text);
   StepModel m(topo, o);
   read_schedule(path, &topo, m);

@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryAlgorithm, ::testing::ValuesIn(algorithm
 
 // The contention-free cycle formula of docs/cycle-model.md, computed here from the schedule.
 uint64_t formula(const sw::Schedule& s, const Topology& topo, uint64_t ts, uint32_t block_bytes) {
-  const NetworkParams p;
+  const sw::NetworkParams p;
   const sw::BlockSpace space(s.header.collective, topo, s.header.pieces, s.header.root);
   uint64_t total = 0;
   for (const sw::Step& st : s.steps) {
@@ -192,13 +192,13 @@ TEST(CycleCli, CorruptionExitsOne) {
 
 TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"run direct --topo 4 --model cycle --sync local", "--sync local: not available in the cycle model"},
+      {"run direct --topo 4 --model cycle --sync local", "--sync local: not available yet"},
       {"run direct --topo 4 --model cycle --sync priority", "--sync priority"},
       {"run direct --topo 4 --model cycle --sync software", "--sync software"},
       {"run direct --topo 4 --model rtl", "--model rtl"},
       {"run direct --topo 4 --trace x.vcd", "--trace"},
       {"run direct --topo 4 --watchdog 10", "--watchdog"},
-      {"run direct --topo 4 --model cycle --param bogus=1", "unknown parameter 'bogus'"},
+      {"run direct --topo 4 --model cycle --param bogus=1", "--param bogus=1: unknown network parameter 'bogus'"},
       {"run direct --topo 4 --model cycle --param buffer_depth=0", "buffer_depth"},
       {"run direct --topo 4 --model cycle --flit-bytes 33", "--flit-bytes 33"},
       {"run direct --topo 4 --model cycle --gossip-hw", "--gossip-hw"},

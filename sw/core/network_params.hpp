@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Parameters of the cycle-accurate network: one plain struct, every field documented where it is
-// declared, validated in one place (validate()). The CLI's `--param NAME=VALUE` and its help text
-// come from the same table (param_table()), so a name is defined exactly once.
+// Parameters of the cycle-accurate network (and of its RTL twin): one plain struct, every field
+// documented where it is declared, validated in one place (validate()). The application's
+// `--param NAME=VALUE`, `torx run --help-params` and the result document's parameter list come from
+// the same table (param_table()), so a name is defined exactly once. The host owns them: it writes
+// the tables and images a network is built from, and the models take them as they are.
 //
 // Timing parameters are defined in docs/timing-contract.md; this header only names them.
 #pragma once
@@ -13,7 +15,7 @@
 
 #include "core/topology.hpp"
 
-namespace torx::model {
+namespace torx::sw {
 
 struct NetworkParams {
   // --- router -----------------------------------------------------------------------------------
@@ -68,13 +70,13 @@ struct ParamInfo {
 };
 
 const std::vector<ParamInfo>& param_table();
-// Parses "name=value" and sets it; throws sw::InputError naming the parameter and the valid range.
+// Parses "name=value" and sets it; throws InputError naming the parameter and the valid range.
 void set_param(NetworkParams& p, std::string_view assignment);
-// Throws sw::InputError naming the first field that is out of range for `topo`.
-void validate(const NetworkParams& p, const sw::Topology& topo);
+// Throws InputError naming the first field that is out of range for `topo`.
+void validate(const NetworkParams& p, const Topology& topo);
 // "name=value" for every parameter, for reports.
 std::vector<std::pair<std::string, int64_t>> param_values(const NetworkParams& p);
 // Help text: one line per parameter with its default.
 std::string param_help();
 
-}  // namespace torx::model
+}  // namespace torx::sw

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "models/params.hpp"
+#include "core/network_params.hpp"
 
 #include <fmt/format.h>
 
@@ -8,13 +8,8 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "models/check.hpp"
 
-namespace torx::model {
-
-void check_failed(const char* what, const char* condition) {
-  throw std::logic_error(std::string("internal error: ") + what + " [" + condition + "]");
-}
+namespace torx::sw {
 
 namespace {
 #define TORX_PARAM(field, lo, hi, text)                                                             \
@@ -45,7 +40,8 @@ const std::vector<ParamInfo>& param_table() {
 void set_param(NetworkParams& p, std::string_view assignment) {
   const size_t eq = assignment.find('=');
   if (eq == std::string_view::npos)
-    throw sw::InputError(fmt::format("--param {}: expected NAME=VALUE (names: torx run --help-params)", assignment));
+    throw InputError(fmt::format("network parameter '{}': expected NAME=VALUE (torx run --help-params lists them)",
+                                 assignment));
   const std::string_view name = assignment.substr(0, eq);
   const std::string_view value = assignment.substr(eq + 1);
   for (const ParamInfo& info : param_table()) {
@@ -53,31 +49,31 @@ void set_param(NetworkParams& p, std::string_view assignment) {
     int64_t v = 0;
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || ptr != value.data() + value.size())
-      throw sw::InputError(fmt::format("--param {}: '{}' is not an integer", name, value));
+      throw InputError(fmt::format("network parameter {}: '{}' is not an integer", name, value));
     if (v < info.min || v > info.max)
-      throw sw::InputError(fmt::format("--param {}: {} is outside {}..{}", name, v, info.min, info.max));
+      throw InputError(fmt::format("network parameter {}: {} is outside {}..{}", name, v, info.min, info.max));
     info.set(p, v);
     return;
   }
   std::string known;
   for (const ParamInfo& info : param_table()) known += (known.empty() ? "" : ", ") + std::string(info.name);
-  throw sw::InputError(fmt::format("--param {}: unknown parameter '{}' (known: {})", assignment, name, known));
+  throw InputError(fmt::format("unknown network parameter '{}' (known: {})", name, known));
 }
 
-void validate(const NetworkParams& p, const sw::Topology& topo) {
+void validate(const NetworkParams& p, const Topology& topo) {
   for (const ParamInfo& info : param_table()) {
     const int64_t v = info.get(p);
     if (v < info.min || v > info.max)
-      throw sw::InputError(fmt::format("network parameter {} = {} is outside {}..{}", info.name, v, info.min, info.max));
+      throw InputError(fmt::format("network parameter {} = {} is outside {}..{}", info.name, v, info.min, info.max));
   }
   if (p.order_classes > topo.ndims())
-    throw sw::InputError(fmt::format("network parameter order_classes = {} exceeds the {} dimensions of the {}",
+    throw InputError(fmt::format("network parameter order_classes = {} exceeds the {} dimensions of the {}",
                                      p.order_classes, topo.ndims(), topo.to_string()));
   // VCs per network port = dateline classes * order classes * vcs_per_class; the router keeps the
   // VC index of a flit in 8 bits and one request mask per port in 64 bits.
   const int classes = (topo.wrap() && p.dateline ? 2 : 1) * std::max(1, p.order_classes);
   if (classes * p.vcs_per_class > 64)
-    throw sw::InputError(fmt::format("network parameters give {} VCs per port (at most 64)", classes * p.vcs_per_class));
+    throw InputError(fmt::format("network parameters give {} VCs per port (at most 64)", classes * p.vcs_per_class));
 }
 
 std::vector<std::pair<std::string, int64_t>> param_values(const NetworkParams& p) {
@@ -94,4 +90,4 @@ std::string param_help() {
   return s;
 }
 
-}  // namespace torx::model
+}  // namespace torx::sw

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The result document (schema torx.result/1, docs/cli.md) and the human summary of a run.
+// The result document (schema torx.result/1, docs/cli.md) and the human summary of a run: assembled
+// here, in one place, from what the step model and the back ends (step, cycle, rtl) report.
 #pragma once
 
 #include <cstdint>
@@ -10,9 +11,14 @@
 
 #include "core/bounds.hpp"
 #include "core/checker.hpp"
+#include "core/run_config.hpp"
 #include "core/step_model.hpp"
 
-namespace torx::sw {
+namespace torx::app {
+
+using sw::Bound;
+using sw::CheckResult;
+using sw::NamedBound;
 
 struct SimFigures {
   double wall_seconds = 0;
@@ -43,16 +49,13 @@ struct CycleFigures {
 struct RunReport {
   std::string algorithm;
   std::string origin;            // "generated" or the schedule file
-  ScheduleHeader header;
-  PortModel ports = PortModel::kOne;
-  std::string model = "step";
-  std::string sync = "barrier";
-  uint32_t block_bytes = 64;
-  uint32_t flit_bytes = 16;
-  uint64_t ts_cycles = 100;
+  sw::ScheduleHeader header;
+  sw::PortModel ports = sw::PortModel::kOne;
+  std::string model = "step";    // step, cycle, rtl; "count" for torx stats
+  sw::SyncMode sync = sw::SyncMode::kBarrier;
+  sw::CostModel cost;
   uint64_t seed = 1;
-  NodeId nodes = 0;
-  StepModelResult steps;
+  sw::StepModelResult steps;
   CheckResult check;
   bool checked = true;           // false for `torx stats`: no block was tracked, "check" is null
   std::optional<Bound> formula;
@@ -68,4 +71,4 @@ std::string report_json(const RunReport& r, int indent = 2);
 std::string report_text(const RunReport& r);
 uint64_t peak_rss_bytes();
 
-}  // namespace torx::sw
+}  // namespace torx::app

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "core/report.hpp"
+#include "app/report.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-namespace torx::sw {
+namespace torx::app {
+
+using namespace torx::sw;
 
 namespace {
 
@@ -49,8 +51,8 @@ std::string report_json(const RunReport& r, int indent) {
   j["ports"] = std::string(port_model_name(r.ports));
   j["switching"] = std::string(switching_name(r.header.switching));
   j["model"] = r.model;
-  j["sync"] = r.sync;
-  j["block_bytes"] = r.block_bytes;
+  j["sync"] = std::string(sync_mode_name(r.sync));
+  j["block_bytes"] = r.cost.block_bytes;
   if (r.header.collective != Collective::kAlltoall) j["pieces"] = r.header.pieces;
   if (r.header.collective == Collective::kBroadcast) j["root"] = topo.node_name(r.header.root);
   j["schedule"] = r.origin;
@@ -91,8 +93,8 @@ std::string report_json(const RunReport& r, int indent) {
     for (const auto& [k, v] : r.facts) f[k] = v;
     j["facts"] = f;
   }
-  j["timing"] = {{"ts_cycles", r.ts_cycles},
-                 {"flit_bytes", r.flit_bytes},
+  j["timing"] = {{"ts_cycles", r.cost.ts_cycles},
+                 {"flit_bytes", r.cost.flit_bytes},
                  {"step_model_cycles", r.steps.step_model_cycles},
                  {"step_cycles", cyc}};
   j["cycles"] = opt_json(r.cycles);
@@ -154,7 +156,7 @@ std::string report_text(const RunReport& r) {
   s += fmt::format("  {:<20} {} port, {} link\n", "conflicts", r.steps.port_conflicts, r.steps.link_conflicts);
   for (const std::string& ex : r.steps.conflict_examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
   s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",
-                   r.steps.step_model_cycles, r.ts_cycles, r.flit_bytes, r.block_bytes);
+                   r.steps.step_model_cycles, r.cost.ts_cycles, r.cost.flit_bytes, r.cost.block_bytes);
   if (r.cycles) s += fmt::format("  {:<20} {} cycles\n", "cycle model", *r.cycles);
   if (r.cycle_model) {
     const CycleFigures& c = *r.cycle_model;
@@ -180,4 +182,4 @@ std::string report_text(const RunReport& r) {
   return s;
 }
 
-}  // namespace torx::sw
+}  // namespace torx::app

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/lockstep.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+
+namespace torx::model {
+
+void LockstepCoverage::merge(const LockstepCoverage& o) {
+  cycles += o.cycles;
+  flits += o.flits;
+  registers += o.registers;
+  blocked += o.blocked;
+  input_vcs += o.input_vcs;
+  input_vcs_full += o.input_vcs_full;
+  input_vcs_waited += o.input_vcs_waited;
+  output_vcs += o.output_vcs;
+  output_vcs_used += o.output_vcs_used;
+  output_vcs_no_credit += o.output_vcs_no_credit;
+  output_ports += o.output_ports;
+  sa_out_wraps += o.sa_out_wraps;
+  input_ports += o.input_ports;
+  sa_in_wraps += o.sa_in_wraps;
+  va_groups += o.va_groups;
+  va_wraps += o.va_wraps;
+  for (int i = 0; i < 8; ++i) class_vcs_used[i] += o.class_vcs_used[i];
+}
+
+std::string LockstepCoverage::describe() const {
+  std::string classes;
+  for (int i = 0; i < 8; ++i)
+    if (class_vcs_used[i]) classes += fmt::format("{}class {}: {}", classes.empty() ? "" : ", ", i, class_vcs_used[i]);
+  return fmt::format(
+      "input VCs full {}/{}, heads waited for a VC {}/{}; output VCs used {}/{} ({}), out of credits {}/{}; "
+      "arbiter wraps: switch input {}/{}, switch output {}/{}, VC allocator {}/{}; {} blocked VC-cycles",
+      input_vcs_full, input_vcs, input_vcs_waited, input_vcs, output_vcs_used, output_vcs, classes.empty() ? "none" : classes,
+      output_vcs_no_credit, output_vcs, sa_in_wraps, input_ports, sa_out_wraps, output_ports, va_wraps, va_groups, blocked);
+}
+
+LockstepCore::LockstepCore(int router, std::vector<std::string> port_names, std::unique_ptr<RouterCore> a,
+                           std::unique_ptr<RouterCore> b)
+    : router_(router), port_names_(std::move(port_names)), a_(std::move(a)), b_(std::move(b)) {
+  TORX_CHECK(a_->shape() == b_->shape(), "lock-step cores of different shapes");
+  const RouterShape& s = a_->shape();
+  out_b_.resize(static_cast<size_t>(s.ports()));
+  snap_a_.layout(s);
+  snap_b_.layout(s);
+  prev_.layout(s);
+  const size_t vcs = static_cast<size_t>(s.total_vcs());
+  ivc_full_.assign(vcs, 0);
+  ivc_waited_.assign(vcs, 0);
+  ovc_used_.assign(vcs, 0);
+  ovc_dry_.assign(vcs, 0);
+  in_wrap_.assign(static_cast<size_t>(s.ports()), 0);
+  out_wrap_.assign(static_cast<size_t>(s.ports()), 0);
+  va_wrap_.assign(prev_.fields[RouterSnapshot::kVaRr].values.size(), 0);
+}
+
+void LockstepCore::reset() {
+  a_->reset();
+  b_->reset();
+}
+
+void LockstepCore::cycle(uint64_t now, const PortWires* in, PortWires* out) {
+  const RouterShape& s = a_->shape();
+  a_->cycle(now, in, out);
+  b_->cycle(now, in, out_b_.data());
+  Mismatch m;
+  m.cycle = now;
+  m.router = router_;
+  if (!compare_outputs(s, out, out_b_.data(), m)) throw LockstepMismatch(m, m.describe(a_->kind(), b_->kind(), port_names_));
+  a_->snapshot(snap_a_);
+  b_->snapshot(snap_b_);
+  if (!compare_snapshots(s, snap_a_, snap_b_, m)) throw LockstepMismatch(m, m.describe(a_->kind(), b_->kind(), port_names_));
+  if (a_->blocked() != b_->blocked()) {
+    m.port = m.vc = -1;
+    m.field = "stat_blocked";
+    m.a = a_->blocked();
+    m.b = b_->blocked();
+    throw LockstepMismatch(m, m.describe(a_->kind(), b_->kind(), port_names_));
+  }
+  // Coverage, from the (equal) registers.
+  ++cov_.cycles;
+  cov_.blocked += a_->blocked();
+  for (int p = 0; p < s.ports(); ++p) cov_.flits += out[p].flit_valid;
+  for (const SnapshotField& f : snap_a_.fields) cov_.registers += f.values.size();
+  const auto& v = [&](size_t f) -> const std::vector<int64_t>& { return snap_a_.fields[f].values; };
+  const auto& pv = [&](size_t f) -> const std::vector<int64_t>& { return prev_.fields[f].values; };
+  for (size_t i = 0; i < ivc_full_.size(); ++i) {
+    ivc_full_[i] |= v(RouterSnapshot::kIvcCount)[i] >= s.buffer_depth;
+    ivc_waited_[i] |= v(RouterSnapshot::kIvcState)[i] == 1;
+    ovc_used_[i] |= v(RouterSnapshot::kOvcOwner)[i] >= 0;
+    ovc_dry_[i] |= v(RouterSnapshot::kOvcCredits)[i] == 0;
+  }
+  for (size_t p = 0; p < in_wrap_.size(); ++p) {
+    in_wrap_[p] |= v(RouterSnapshot::kSaInRr)[p] < pv(RouterSnapshot::kSaInRr)[p];
+    out_wrap_[p] |= v(RouterSnapshot::kSaOutRr)[p] < pv(RouterSnapshot::kSaOutRr)[p];
+  }
+  for (size_t k = 0; k < va_wrap_.size(); ++k) va_wrap_[k] |= v(RouterSnapshot::kVaRr)[k] < pv(RouterSnapshot::kVaRr)[k];
+  std::swap(prev_, snap_a_);
+}
+
+const LockstepCoverage& LockstepCore::coverage() const {
+  const RouterShape& s = a_->shape();
+  LockstepCoverage& c = cov_;
+  c.input_vcs = c.output_vcs = ivc_full_.size();
+  c.input_ports = c.output_ports = in_wrap_.size();
+  c.va_groups = va_wrap_.size();
+  c.input_vcs_full = c.input_vcs_waited = c.output_vcs_used = c.output_vcs_no_credit = 0;
+  c.sa_in_wraps = c.sa_out_wraps = c.va_wraps = 0;
+  for (auto& x : c.class_vcs_used) x = 0;
+  for (size_t i = 0; i < ivc_full_.size(); ++i) {
+    c.input_vcs_full += ivc_full_[i];
+    c.input_vcs_waited += ivc_waited_[i];
+    c.output_vcs_used += ovc_used_[i];
+    c.output_vcs_no_credit += ovc_dry_[i];
+  }
+  for (int o = 0; o < s.network_ports(); ++o)
+    for (int k = 0; k < s.network_vcs(); ++k) {
+      const int cls = k / s.vcs_per_class;
+      if (cls < 8 && ovc_used_[static_cast<size_t>(s.first_vc(o) + k)]) ++c.class_vcs_used[cls];
+    }
+  for (size_t p = 0; p < in_wrap_.size(); ++p) {
+    c.sa_in_wraps += in_wrap_[p];
+    c.sa_out_wraps += out_wrap_[p];
+  }
+  for (uint8_t w : va_wrap_) c.va_wraps += w;
+  return c;
+}
+
+}  // namespace torx::model

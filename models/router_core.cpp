@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/router_core.hpp"
+
+#include <fmt/format.h>
+
+namespace torx::model {
+
+void RouterSnapshot::layout(const RouterShape& s) {
+  const size_t vcs = static_cast<size_t>(s.total_vcs());
+  const size_t ports = static_cast<size_t>(s.ports());
+  size_t classes = 0;
+  for (int o = 0; o < s.ports(); ++o) classes += static_cast<size_t>(s.classes(o));
+  fields.assign(kFieldCount, SnapshotField{});
+  auto set = [&](size_t i, const char* name, FieldScope scope, size_t n) {
+    fields[i].name = name;
+    fields[i].scope = scope;
+    fields[i].values.assign(n, 0);
+  };
+  set(kIvcState, "ivc_state_q", FieldScope::kInputVc, vcs);
+  set(kIvcOutPort, "ivc_out_port_q", FieldScope::kInputVc, vcs);
+  set(kIvcOutClass, "ivc_out_class_q", FieldScope::kInputVc, vcs);
+  set(kIvcOutVc, "ivc_out_vc_q", FieldScope::kInputVc, vcs);
+  set(kIvcCount, "ivc_count_q", FieldScope::kInputVc, vcs);
+  set(kOvcCredits, "ovc_credits_q", FieldScope::kOutputVc, vcs);
+  set(kOvcOwner, "ovc_owner_q", FieldScope::kOutputVc, vcs);
+  set(kSaInRr, "sa_in_rr_q", FieldScope::kInputPort, ports);
+  set(kSaOutRr, "sa_out_rr_q", FieldScope::kOutputPort, ports);
+  set(kVaRr, "va_rr_q", FieldScope::kOutputClass, classes);
+  set(kVaVcRr, "va_vc_rr_q", FieldScope::kOutputClass, classes);
+}
+
+namespace {
+
+// (port, VC or class) of entry i of a field with this scope.
+std::pair<int, int> locate(const RouterShape& s, FieldScope scope, size_t i) {
+  const int k = static_cast<int>(i);
+  switch (scope) {
+    case FieldScope::kInputVc:
+    case FieldScope::kOutputVc:
+      for (int p = s.ports() - 1; p >= 0; --p)
+        if (s.first_vc(p) <= k) return {p, k - s.first_vc(p)};
+      return {-1, -1};
+    case FieldScope::kInputPort:
+    case FieldScope::kOutputPort: return {k, -1};
+    case FieldScope::kOutputClass: {
+      int base = 0;
+      for (int o = 0; o < s.ports(); ++o) {
+        if (k < base + s.classes(o)) return {o, k - base};
+        base += s.classes(o);
+      }
+      return {-1, -1};
+    }
+  }
+  return {-1, -1};
+}
+
+bool differ(Mismatch& m, int port, int vc, std::string field, int64_t a, int64_t b) {
+  if (a == b) return false;
+  m.port = port;
+  m.vc = vc;
+  m.field = std::move(field);
+  m.a = a;
+  m.b = b;
+  return true;
+}
+
+}  // namespace
+
+bool compare_snapshots(const RouterShape& s, const RouterSnapshot& a, const RouterSnapshot& b, Mismatch& m) {
+  if (a.fields.size() != b.fields.size()) return !differ(m, -1, -1, "snapshot field count", a.fields.size(), b.fields.size());
+  for (size_t f = 0; f < a.fields.size(); ++f) {
+    const SnapshotField& fa = a.fields[f];
+    const SnapshotField& fb = b.fields[f];
+    if (fa.values.size() != fb.values.size())
+      return !differ(m, -1, -1, std::string(fa.name) + " size", fa.values.size(), fb.values.size());
+    for (size_t i = 0; i < fa.values.size(); ++i) {
+      if (fa.values[i] == fb.values[i]) continue;
+      const auto [port, vc] = locate(s, fa.scope, i);
+      return !differ(m, port, vc, fa.name, fa.values[i], fb.values[i]);
+    }
+  }
+  return true;
+}
+
+bool compare_outputs(const RouterShape& s, const PortWires* a, const PortWires* b, Mismatch& m) {
+  for (int p = 0; p < s.ports(); ++p) {
+    const PortWires& x = a[p];
+    const PortWires& y = b[p];
+    if (differ(m, p, -1, "flit_valid", x.flit_valid, y.flit_valid)) return false;
+    if (x.flit_valid) {
+      const Flit& f = x.flit;
+      const Flit& g = y.flit;
+      if (differ(m, p, -1, "flit.vc", f.vc, g.vc) || differ(m, p, -1, "flit.kind", f.kind, g.kind) ||
+          differ(m, p, -1, "flit.msg", f.msg, g.msg) || differ(m, p, -1, "flit.seq", f.seq, g.seq) ||
+          differ(m, p, -1, "flit.priority", f.priority, g.priority))
+        return false;
+      if (f.head() && (differ(m, p, -1, "flit.dest", f.dest, g.dest) ||
+                       differ(m, p, -1, "flit.start_dim", f.start_dim, g.start_dim) ||
+                       differ(m, p, -1, "flit.neg_mask", f.neg_mask, g.neg_mask)))
+        return false;
+      for (uint32_t w = 0; w < s.payload_words; ++w)
+        if (differ(m, p, -1, fmt::format("flit.payload[{}]", w), static_cast<int64_t>(f.payload[w]),
+                   static_cast<int64_t>(g.payload[w])))
+          return false;
+    }
+    if (differ(m, p, -1, "credit_valid", x.credit_valid, y.credit_valid)) return false;
+    if (x.credit_valid && differ(m, p, -1, "credit_vc", x.credit_vc, y.credit_vc)) return false;
+  }
+  return true;
+}
+
+std::string Mismatch::describe(const char* name_a, const char* name_b, const std::vector<std::string>& port_names) const {
+  std::string where = fmt::format("cycle {}, router {}", cycle, router);
+  if (port >= 0)
+    where += fmt::format(", port {}", static_cast<size_t>(port) < port_names.size() ? port_names[port] : std::to_string(port));
+  if (vc >= 0) where += fmt::format(", {} {}", field.rfind("va_", 0) == 0 ? "class" : "VC", vc);
+  return fmt::format("{}, field {}: {} {}, {} {}", where, field, name_a, a, name_b, b);
+}
+
+}  // namespace torx::model

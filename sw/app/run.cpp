@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "algorithms/registry.hpp"
+#include "core/checker.hpp"
+#include "core/errors.hpp"
+#include "core/schedule_io.hpp"
+#include "core/step_model.hpp"
+
+namespace torx::app {
+
+namespace {
+
+constexpr std::pair<ModelKind, std::string_view> kModels[] = {
+    {ModelKind::kStep, "step"}, {ModelKind::kCycle, "cycle"}, {ModelKind::kRtl, "rtl"}};
+
+// Reports schedule generation progress to a callback while forwarding every step.
+class StepProgressSink : public sw::ScheduleSink {
+ public:
+  StepProgressSink(sw::ScheduleSink& inner, const StepProgressFn& fn) : inner_(inner), fn_(fn) {}
+  void begin(const sw::ScheduleHeader& h) override {
+    total_ = h.steps;
+    inner_.begin(h);
+  }
+  void step(const sw::Step& s) override {
+    inner_.step(s);
+    ++done_;
+    if (fn_) fn_(done_, total_);
+  }
+  void end() override { inner_.end(); }
+
+ private:
+  sw::ScheduleSink& inner_;
+  const StepProgressFn& fn_;
+  int64_t total_ = -1;
+  int64_t done_ = 0;
+};
+
+}  // namespace
+
+std::string_view model_name(ModelKind m) {
+  for (const auto& [kind, name] : kModels)
+    if (kind == m) return name;
+  return "?";
+}
+
+std::optional<ModelKind> parse_model(std::string_view text) {
+  for (const auto& [kind, name] : kModels)
+    if (name == text) return kind;
+  return std::nullopt;
+}
+
+void validate_request(const RunRequest& r) {
+  if (r.algorithm.empty() == r.schedule.empty())
+    throw sw::InputError(r.algorithm.empty() ? "run: give an algorithm (torx run ring ...) or --schedule FILE"
+                                             : "run: give an algorithm or --schedule FILE, not both");
+  if (!model_available(r.model))
+    throw sw::InputError(fmt::format("--model {}: this build has no {} model; the step model (--model step) is available",
+                                     model_name(r.model),
+                                     r.model == ModelKind::kCycle ? "cycle-accurate SystemC" : "Verilated RTL"));
+  if (r.cost.block_bytes == 0) throw sw::InputError("--block-bytes must be at least 1");
+  if (r.cost.flit_bytes == 0) throw sw::InputError("--flit-bytes must be at least 1");
+  if (r.count_only && r.model != ModelKind::kStep)
+    throw sw::InputError("stats counts with the step model; --model does not apply");
+  if (r.model == ModelKind::kStep) {
+    if (r.params_given)
+      throw sw::InputError("--param and --watchdog configure the cycle and rtl models, not the step model");
+    if (!r.trace.empty()) throw sw::InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
+    if (r.gossip_hw)
+      throw sw::InputError("--gossip-hw: the step model has no routers to forward gossip (use --model cycle or rtl)");
+    return;
+  }
+  if (r.sync == sw::SyncMode::kLocal || r.sync == sw::SyncMode::kSoftware || r.sync == sw::SyncMode::kPriority)
+    throw sw::InputError(fmt::format("--sync {}: not available yet (docs/cli.md, \"Planned\"); use barrier or none",
+                                     sw::sync_mode_name(r.sync)));
+  if (r.gossip_hw)
+    throw sw::InputError("--gossip-hw: hardwired gossip forwarding is not available yet (docs/cli.md, \"Planned\")");
+  check_model_limits(r);
+}
+
+RunReport run(const RunRequest& req, const RunHooks& hooks) {
+  const sw::Topology& topo = req.topology;
+  sw::AlgorithmOptions aopt;
+  aopt.root = req.root;
+  aopt.seed = req.seed;
+  sw::StepModelOptions smo;
+  smo.cost = req.cost;
+  smo.ports = req.ports;
+  smo.origin = req.schedule.empty() ? req.algorithm + " (generated)" : req.schedule;
+  smo.track_blocks = !req.count_only;
+  sw::StepModel step_model(topo, smo);
+  // A back end needs the whole schedule in memory (it programs every node before the run).
+  const bool whole = req.model != ModelKind::kStep;
+  sw::Schedule schedule;
+  sw::TeeSink both({&step_model, &schedule});
+  StepProgressSink sink(whole ? static_cast<sw::ScheduleSink&>(both) : step_model, hooks.step_progress);
+  const auto t0 = std::chrono::steady_clock::now();
+  const sw::Algorithm* algo = nullptr;
+  if (!req.algorithm.empty()) {
+    algo = sw::find_algorithm(req.algorithm);
+    if (!algo) {
+      std::string known;
+      for (const sw::Algorithm& a : sw::algorithms()) known += (known.empty() ? "" : ", ") + a.id;
+      throw sw::InputError(fmt::format("unknown algorithm '{}' (known: {})", req.algorithm, known));
+    }
+    algo->check(topo, aopt);
+    algo->generate(topo, aopt, sink);
+  } else {
+    const sw::ScheduleHeader h = sw::read_schedule(req.schedule, &topo, sink);
+    algo = sw::find_algorithm(h.algorithm);
+    if (algo && h.collective == sw::Collective::kBroadcast) aopt.root = h.root;
+    if (algo) {
+      try {
+        algo->check(topo, aopt);
+      } catch (const sw::PreconditionError&) {
+        algo = nullptr;  // a custom schedule named after an algorithm but outside its domain: no formula
+      }
+    }
+  }
+  RunReport rep;
+  rep.checked = !req.count_only;
+  rep.algorithm = step_model.header().algorithm;
+  rep.origin = req.schedule.empty() ? "generated" : req.schedule;
+  rep.header = step_model.header();
+  rep.ports = step_model.port_model();
+  rep.model = req.count_only ? "count" : std::string(model_name(req.model));
+  rep.sync = req.sync;
+  rep.cost = req.cost;
+  rep.seed = req.seed;
+  rep.steps = step_model.result();
+  if (!whole) {
+    if (rep.checked) rep.check = sw::check_delivery(step_model);
+    rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  } else {
+    // The back end's memories replace the step model's as what the checker judges.
+    std::unique_ptr<Backend> backend = make_backend(req.model);
+    const sw::DeliveryView& view = backend->run(schedule, req, hooks.progress, rep);
+    rep.check = sw::check_delivery(view);
+    rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  rep.sim.peak_rss_bytes = peak_rss_bytes();
+  if (algo) {
+    if (algo->formula) rep.formula = algo->formula(topo, aopt);
+    if (algo->lower_bound) rep.lower_bound = algo->lower_bound(topo, aopt);
+    if (algo->extras) rep.extras = algo->extras(topo, aopt);
+    if (algo->facts) rep.facts = algo->facts(topo, aopt);
+  }
+  return rep;
+}
+
+}  // namespace torx::app
