@@ -54,6 +54,8 @@ struct FlitSink {
   uint32_t delay = 0;            // cycles from arrival at the port to the cycle the receiver may act on
                                  // the flit (a router: its P stages; an interface: 0)
   NetworkCounters* counters = nullptr;  // the network's counters, one per lane (may be null)
+  uint64_t* occupied = nullptr;  // the receiver's mask of input ports holding flits (may be null): a
+  uint64_t occupied_bit = 0;     // write sets occupied_bit in it, so the receiver visits only those ports
 };
 
 struct InputVc {
@@ -145,9 +147,17 @@ class InputUnit {
     return r.head_q == r.tail_acquire();
   }
   uint32_t payload_words() const { return payload_words_; }
-  // The buffer as a link's far end, for the block with scheduler id `block`.
-  FlitSink sink(uint32_t block, NetworkCounters* counters) {
-    return FlitSink{vc_, buf_, static_cast<uint32_t>(depth_), static_cast<uint32_t>(vcs_), block, delay_, counters};
+  // The buffer as a link's far end, for the block with scheduler id `block`; a write sets `bit` in
+  // `*occupied` if given.
+  FlitSink sink(uint32_t block, NetworkCounters* counters, uint64_t* occupied = nullptr, uint64_t bit = 0) {
+    return FlitSink{vc_,   buf_,     static_cast<uint32_t>(depth_), static_cast<uint32_t>(vcs_), block, delay_,
+                    counters, occupied, bit};
+  }
+  // Whether every VC is empty (flits on the wire or in the pipeline count as entries).
+  bool empty() const {
+    for (int v = 0; v < vcs_; ++v)
+      if (vc_[v].count()) return false;
+    return true;
   }
 
  private:

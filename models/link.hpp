@@ -119,6 +119,7 @@ class Link {
   // Whether the two ends may be evaluated by different threads (set for every link when a network
   // runs on two lanes): only then do the credit bits need atomic read-modify-writes.
   void set_shared(bool shared) { shared_ = shared; }
+  bool shared() const { return shared_; }
   // The credit bits of a sender (read at the start of its evaluation).
   static uint64_t credit_bits(const uint64_t& mask) { return __atomic_load_n(&mask, __ATOMIC_ACQUIRE); }
 
@@ -160,6 +161,12 @@ class Link {
     InputVc& r = sink_.regs[vc];
     r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1u == sink_.depth ? 0 : r.tail_slot + 1);
     r.publish_tail();  // after the slot is written (release: a reader that sees the count sees the flit)
+    if (sink_.occupied) {
+      // After the tail is published: a receiver that clears the bit and then finds the VC empty has
+      // not yet seen this flit, and sets the bit again when it does (Router::evaluate).
+      if (!shared_) *sink_.occupied |= sink_.occupied_bit;
+      else __atomic_fetch_or(sink_.occupied, sink_.occupied_bit, __ATOMIC_SEQ_CST);
+    }
     if (sink_.counters) ++sink_.counters[lane].flits_in_buffers;
     sched_->wake_at(lane, sink_.block, g.due);
     ++flit_count_;

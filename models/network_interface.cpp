@@ -61,11 +61,6 @@ bool NetworkInterface::busy() const {
   return false;
 }
 
-bool NetworkInterface::finished() const {
-  return next_send_ == sends_end_ && sends_open_ == 0 && next_barrier_ == prog_.barrier_steps().size() &&
-         received_ == recv_done_.size();
-}
-
 bool NetworkInterface::issued(uint32_t m) const {
   const uint32_t* b = prog_.sends_begin(cfg_.node);
   const uint32_t* it = std::lower_bound(b, sends_end_, m);

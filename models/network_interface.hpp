@@ -71,7 +71,10 @@ class NetworkInterface final : public Endpoint {
   void connect_barrier(TokenWire* entry) override { barrier_entry_ = entry; }
   void start() override;
   // Every send issued and injected, every receive stored, no barrier pending.
-  bool finished() const override;
+  bool finished() const override {
+    return next_send_ == sends_end_ && sends_open_ == 0 && received_ == recv_done_.size() &&
+           next_barrier_ == prog_.barrier_steps().size();
+  }
   std::string describe() const override;
 
   void evaluate(uint64_t cycle, int lane) override;

@@ -117,6 +117,7 @@ void Router::reset() {
   }
   for (int i = 0; i < nports_ * shape_.vc_classes; ++i) va_ptr_[i] = VaPointers{};
   credit_mask_ = 0;
+  occupied_ = 0;
   blocked_last_ = 0;
   awake_ = false;
 }
@@ -170,14 +171,24 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
   });
 
   // 2. The input units' fronts: which VCs can move (ACTIVE with a credit: `ready`), and route
-  // computation for new heads, whose VC requests go to the allocator.
+  // computation for new heads, whose VC requests go to the allocator. Only ports holding flits are
+  // visited. 4. Switch allocation, input stage: a port whose VCs asked for no output VC offers its
+  // ready VC at once; the others offer after the VC allocation (step 3) has added its grants.
   uint64_t ready[64];
+  uint64_t requested = 0;  // outputs some input asks for (switch allocator, output stage)
+  uint64_t deferred = 0;   // ports that asked for an output VC: they offer after step 3
   int nreq = 0;
   due = 0;
-  for (int p = 0; p < nports_; ++p) {
+  const auto out_port_of = [this](int p) {
+    const InputVc* regs = in_vc_ + port_[p].first_vc;
+    return [regs](int v) { return regs[v].out_port_q; };
+  };
+  for (uint64_t pm = __atomic_load_n(&occupied_, __ATOMIC_ACQUIRE); pm; pm &= pm - 1) {
+    const int p = __builtin_ctzll(pm);
     const RouterPort& port = port_[p];
     InputVc* regs = in_vc_ + port.first_vc;
     uint64_t rdy = 0;
+    const int asked = nreq;
     for (int v = 0; v < port.vcs; ++v) {
       InputVc& r = regs[v];
       if (r.tail_acquire() == r.head_q) continue;
@@ -196,6 +207,8 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
                                   static_cast<uint8_t>(v), r.out_port_q, r.out_class_q, 0};
     }
     ready[p] = rdy;
+    if (nreq != asked) deferred |= bit(p);
+    else if (rdy) sw_alloc_.offer(p, rdy, out_port_of(p), requested);
   }
 
   // 3. VC allocation (fair, per output and class). A failed request changes nothing, so a router
@@ -208,14 +221,10 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
       changed = true;
       if (out_vc_[port_[q.out_port].first_vc + ov].credits_q > 0) ready[q.port] |= bit(q.vc);
     });
-  }
-
-  // 4. Switch allocation, input stage: each input port offers one ready VC.
-  uint64_t requested = 0;
-  for (int p = 0; p < nports_; ++p) {
-    if (!ready[p]) continue;
-    const InputVc* regs = in_vc_ + port_[p].first_vc;
-    sw_alloc_.offer(p, ready[p], [regs](int v) { return regs[v].out_port_q; }, requested);
+    for (uint64_t pm = deferred; pm; pm &= pm - 1) {
+      const int p = __builtin_ctzll(pm);
+      if (ready[p]) sw_alloc_.offer(p, ready[p], out_port_of(p), requested);
+    }
   }
 
   // 5/6. Output stage and traversal: each requested output grants one input; the flit leaves on its
@@ -264,6 +273,16 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
     // Pop, after the last read of f (its slot may be rewritten from now on).
     r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
     r.advance_head();
+    if (r.head_q == r.tail_acquire() && in_[p].empty()) {
+      // The port emptied: stop visiting it. With two lanes a link may be writing into it right now:
+      // clear first, then look again (the link publishes the flit before it sets the bit).
+      if (!Io::kPortMode && ip.in_link->shared()) {
+        __atomic_fetch_and(&occupied_, ~bit(p), __ATOMIC_SEQ_CST);
+        if (!in_[p].empty()) __atomic_fetch_or(&occupied_, bit(p), __ATOMIC_SEQ_CST);
+      } else {
+        occupied_ &= ~bit(p);
+      }
+    }
     io.left_buffer();
     if (o < np) ++stats_.flit_hops;
     else ++stats_.flits_ejected;
@@ -293,7 +312,10 @@ void Router::port_cycle(uint64_t now, const PortWires* in, PortWires* out) {
   for (int p = 0; p < nports_; ++p) {
     out[p].flit_valid = false;
     out[p].credit_valid = false;
-    if (in[p].flit_valid) in_[p].accept(in[p].flit, now);
+    if (in[p].flit_valid) {
+      in_[p].accept(in[p].flit, now);
+      occupied_ |= bit(p);
+    }
   }
   ++stats_.evaluations;
   last_eval_ = now;

@@ -84,7 +84,7 @@ class Router final : public RouterBlock {
   // --- RouterBlock (fast path) -------------------------------------------------------------------
   void connect_input(int port, Link* link) override {
     port_[port].in_link = link;
-    link->attach(in_[port].sink(clock_id(), counters_));
+    link->attach(in_[port].sink(clock_id(), counters_, &occupied_, uint64_t{1} << port));
   }
   void connect_output(int port, Link* link) override { port_[port].out_link = link; }
   LinkEnd credit_end(int port) override { return LinkEnd{clock_id(), &credit_mask_, uint64_t{1} << port}; }
@@ -146,6 +146,7 @@ class Router final : public RouterBlock {
 
   // --- hot state: what every evaluation touches, in the first cache lines ------------------------
   uint64_t credit_mask_ = 0;     // output ports with credits on their link (set by the links)
+  uint64_t occupied_ = 0;        // input ports holding flits (set by the links, cleared when a port empties)
   uint64_t last_eval_ = 0;       // last cycle evaluated
   uint32_t blocked_last_ = 0;    // VCs blocked in that cycle (they stay blocked while the router sleeps)
   int nports_ = 0;
