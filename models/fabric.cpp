@@ -244,6 +244,8 @@ RunStatus Fabric::run() {
     }
     if (spec_.params.max_cycles && sched_.cycle() + skip > spec_.params.max_cycles)
       skip = spec_.params.max_cycles - std::min(spec_.params.max_cycles, sched_.cycle());
+    // Nothing moves in the skipped cycles, but the flits in the buffers are there in each of them.
+    occupancy_sum_ += skip * counters().flits_in_buffers;
     sched_.skip(skip);
     step();
   }

@@ -5,7 +5,9 @@
 // contract's promises (docs/timing-contract.md) checked cycle by cycle.
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "models/router.hpp"
@@ -49,6 +51,7 @@ class RouterBench {
     rc.local_ports = 1;
     rc.vcs_per_class = vcs_per_class;
     rc.buffer_depth = depth;
+    depth_ = depth;
     RoutingConfig cfg;
     cfg.dateline_classes = 2;
     router_ = std::make_unique<Router>(rc, build_routing_image(topo_, 1, cfg), topo_, &counters_, arena_, &sched_);
@@ -85,6 +88,18 @@ class RouterBench {
     return w;
   }
 
+  // An upstream sender that honours credits: pushes `flits` onto `link` (VC vc) one per cycle while
+  // it has credits for the router's buffer (depth D), from cycle `first`.
+  void stream(Link* link, const std::vector<Flit>& flits, int vc, uint64_t first = 0) {
+    Stream st;
+    st.link = link;
+    st.flits.assign(flits.begin(), flits.end());
+    st.vc = vc;
+    st.credits = depth_;
+    st.first = first;
+    streams_.push_back(std::move(st));
+  }
+
   // Schedules flits to be pushed onto `link` (VC vc), one per cycle from cycle `first`.
   void feed(Link* link, const std::vector<Flit>& flits, uint64_t first, int vc = 0) {
     for (size_t i = 0; i < flits.size(); ++i) feeds_[first + i].push_back({link, flits[i], vc});
@@ -95,6 +110,13 @@ class RouterBench {
   void run(uint64_t cycles) {
     for (uint64_t i = 0; i < cycles; ++i) {
       const uint64_t t = sched_.cycle();
+      for (Stream& st : streams_)
+        if (t >= st.first && !st.flits.empty() && st.credits > 0) {
+          st.link->send_flit(t, 0, st.flits.front(), static_cast<uint8_t>(st.vc),
+                             st.link->tail_slot(static_cast<uint8_t>(st.vc)));
+          st.flits.pop_front();
+          --st.credits;
+        }
       auto it = feeds_.find(t);
       if (it != feeds_.end())
         for (const Feed& f : it->second)
@@ -111,7 +133,12 @@ class RouterBench {
           }
       }
       for (Link* in : {&in_minus_, &in_plus_, &inj_})
-        while (in->credit_ready(t)) credits_back_.push_back({t, in->take_credit().vc, in->id()});
+        while (in->credit_ready(t)) {
+          const int vc = in->take_credit().vc;
+          credits_back_.push_back({t, vc, in->id()});
+          for (Stream& st : streams_)
+            if (st.link == in && st.vc == vc) ++st.credits;
+        }
     }
   }
 
@@ -120,6 +147,13 @@ class RouterBench {
     Flit flit;
     int vc;
   };
+  struct Stream {
+    Link* link = nullptr;
+    std::deque<Flit> flits;
+    int vc = 0;
+    int credits = 0;
+    uint64_t first = 0;
+  };
   struct CreditBack {
     uint64_t cycle;
     int vc;
@@ -127,6 +161,7 @@ class RouterBench {
   };
 
   Topology topo_;
+  int depth_ = 8;
   Scheduler sched_;
   NetworkCounters counters_;
   Arena arena_;
@@ -135,6 +170,7 @@ class RouterBench {
   End from0_, to2_{P}, from2_, to0_{P}, ni_;
   Link in_minus_, out_plus_, in_plus_, out_minus_, inj_, ej_;
   std::map<uint64_t, std::vector<Feed>> feeds_;
+  std::vector<Stream> streams_;
   std::vector<Departure> plus_, minus_, eject_;
   std::vector<CreditBack> credits_back_;
   bool auto_credit = true;
@@ -238,6 +274,45 @@ TEST(Router, TwoVcsShareTheLinkFlitByFlitAndKeepWormsApart) {
   }
   EXPECT_NE(vc_of[20], vc_of[21]);
   EXPECT_GE(switches, 8) << "round-robin switch allocation interleaves the two worms";
+}
+
+// docs/timing-contract.md, stage P step 3: a stream of worms through one input cannot starve another
+// input that asks for the same output VC. Here 64 worms of 8 flits arrive from +x (node 2) on their
+// way to node 0, and this node injects one 4-flit worm for node 0 in cycle 40: both need output -x,
+// class 1, whose one VC is free again one cycle after each tail. Round-robin over input VCs gives the
+// injected worm the VC after at most one more worm of the stream (before the allocator was fair, input
+// port +x was always asked first and the worm waited for the whole stream).
+TEST(Router, VcAllocationIsFair) {
+  constexpr int kWorms = 64, kFlits = 8;
+  RouterBench b(1, 8);
+  std::vector<Flit> stream;
+  for (int k = 0; k < kWorms; ++k)
+    for (const Flit& f : RouterBench::worm(100 + k, 0, kFlits, 1)) stream.push_back(f);
+  b.stream(&b.in_plus_, stream, 1);
+  b.feed(&b.inj_, RouterBench::worm(7, 0, 4, 1), 40);
+  b.run(900);
+  ASSERT_EQ(b.minus_.size(), static_cast<size_t>(kWorms * kFlits + 4)) << "everything left on -x";
+  uint64_t head7 = 0, tail7 = 0;
+  for (const Departure& d : b.minus_) {
+    if (d.msg == 7 && d.seq == 0) head7 = d.cycle;
+    if (d.msg == 7 && d.seq == 3) tail7 = d.cycle;
+  }
+  const uint64_t ready = 40 + RouterBench::L + RouterBench::P;  // the head can first compete
+  ASSERT_GT(head7, 0u);
+  EXPECT_LE(head7, ready + kFlits + 1) << "it waits for at most the worm that holds the VC";
+  // Stream worms that left -x between the injected worm's arrival and its head: at most one.
+  std::set<uint32_t> passed;
+  for (const Departure& d : b.minus_)
+    if (d.msg != 7 && d.cycle >= ready && d.cycle < head7) passed.insert(d.msg);
+  EXPECT_LE(passed.size(), 1u);
+  // And it is fair both ways: the stream resumes right after the injected worm's tail.
+  uint64_t next_stream_head = 0;
+  for (const Departure& d : b.minus_)
+    if (d.msg != 7 && d.seq == 0 && d.cycle > tail7) {
+      next_stream_head = d.cycle;
+      break;
+    }
+  EXPECT_EQ(next_stream_head, tail7 + 1) << "the VC released by a tail is granted in the next cycle";
 }
 
 TEST(Router, BrokenWormholeOrderIsCaught) {

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/cosim.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "models/port_router.hpp"
+
+namespace torx::model {
+
+std::unique_ptr<RouterCore> LockstepFactory::make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
+                                                  const sw::Topology& topo) const {
+  std::vector<std::string> names;
+  for (int p = 0; p < shape.ports(); ++p)
+    names.push_back(p < shape.network_ports() ? sw::Topology::port_name(p)
+                                              : fmt::format("inj/ej{}", p - shape.network_ports()));
+  return std::make_unique<LockstepCore>(static_cast<int>(v), std::move(names), a_.make(v, shape, image, topo),
+                                        b_.make(v, shape, image, topo));
+}
+
+RoutingConfig cosim_routing(const sw::Topology& topo, const CosimConfig& cfg) {
+  RoutingConfig rc;
+  rc.dateline_classes = topo.wrap() && cfg.params.dateline ? 2 : 1;
+  rc.order_classes = cfg.params.order_classes > 0 ? cfg.params.order_classes
+                     : cfg.traffic.mixed_orders   ? topo.ndims()
+                                                  : 1;
+  rc.all_port = cfg.ports == sw::PortModel::kAll;
+  return rc;
+}
+
+LockstepCoverage fabric_coverage(Fabric& f) {
+  LockstepCoverage c;
+  for (sw::NodeId v = 0; v < f.topology().nodes(); ++v) {
+    PortRouter* pr = f.port_router(v);
+    if (!pr) continue;
+    if (const auto* ls = dynamic_cast<const LockstepCore*>(&pr->core())) c.merge(ls->coverage());
+  }
+  return c;
+}
+
+CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const RoutingConfig rc = cosim_routing(topo, cfg);
+  FabricSpec spec;
+  spec.params = cfg.params;
+  spec.params.order_classes = rc.order_classes;
+  spec.ports = cfg.ports;
+  spec.flit_bytes = cfg.flit_bytes;
+  for (sw::NodeId v = 0; v < topo.nodes(); ++v) spec.routing.push_back(build_routing_image(topo, v, rc));
+  spec.barrier = build_barrier_tree(topo);
+  TrafficConfig tc = cfg.traffic;
+  tc.flit_bytes = cfg.flit_bytes;
+  tc.injection_depth = tc.ejection_depth = cfg.params.buffer_depth;
+  std::vector<TrafficSource*> sources;
+  const EndpointFactory endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
+    auto s = std::make_unique<TrafficSource>(topo, v, channels, tc, counters, sched);
+    sources.push_back(s.get());
+    return s;
+  };
+  const LockstepFactory pairs(a, b);
+  Fabric fabric(topo, std::move(spec), endpoints, &pairs);
+  fabric.connect_all();
+  fabric.start();
+  CosimResult r;
+  r.routers = static_cast<int>(topo.nodes());
+  try {
+    if (fabric.run() != RunStatus::kDone)
+      throw sw::WatchdogError(fmt::format("cosim: {}", fabric.stop_reason()));
+  } catch (const LockstepMismatch& m) {
+    r.mismatches = 1;
+    r.first_mismatch = m.mismatch();
+    r.first_mismatch_text = m.what();
+  }
+  r.cycles = fabric.cycle();
+  r.router_cycles = r.cycles * static_cast<uint64_t>(topo.nodes());
+  r.coverage = fabric_coverage(fabric);
+  r.compared = r.coverage.cycles;
+  r.flits = r.coverage.flits;
+  for (const TrafficSource* s : sources) {
+    const TrafficTotals& t = s->totals();
+    r.traffic.worms_offered += t.worms_offered;
+    r.traffic.worms_refused += t.worms_refused;
+    r.traffic.flits_sent += t.flits_sent;
+    r.traffic.worms_delivered += t.worms_delivered;
+    r.traffic.flits_delivered += t.flits_delivered;
+    r.traffic.barriers += t.barriers;
+  }
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace torx::model
