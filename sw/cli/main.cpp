@@ -356,14 +356,14 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_flag("--mesh", o.mesh, "no wraparound links (mesh instead of torus)");
   sub->add_option("--ports", o.ports, "one|all: count port conflicts under this model [the algorithm's own]");
   sub->add_option("--block-bytes", o.block_bytes, "size of one block in bytes [64]");
-  sub->add_option("--model", o.model, "step|cycle|rtl [step]");
+  sub->add_option("--model", o.model, "step|cycle [step]");
   sub->add_option("--ts", o.ts, "startup cost per message in cycles [100]");
   sub->add_option("--flit-bytes", o.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
-  sub->add_option("--sync", o.sync, "none|barrier|local|priority|software (cycle and rtl models) [barrier]");
+  sub->add_option("--sync", o.sync, "none|barrier: how the cycle model separates phases [barrier]");
   sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
-  sub->add_flag("--gossip-hw", o.gossip_hw, "gossip runs on the routers' hardwired forwarding tables");
+  sub->add_flag("--gossip-hw", o.gossip_hw, "planned (docs/cli.md)")->group("");
   sub->add_option("--seed", o.seed, "seed for block contents and everything random [1]");
-  sub->add_option("--trace", o.trace, "waveform (VCD) of the run (cycle and rtl models)");
+  sub->add_option("--trace", o.trace, "waveform (VCD) of the run (cycle model)");
   sub->add_option("--json", o.json, "write the result document to FILE, or - for standard output");
   sub->add_option("--watchdog", o.watchdog,
                   "cycle model: stop (exit 3) after this many cycles without flit movement [10000]");

@@ -86,7 +86,8 @@ std::string param_help() {
   const NetworkParams defaults;
   std::string s;
   for (const ParamInfo& info : param_table())
-    s += fmt::format("  {:<20} {} [{}]\n", info.name, info.description, info.get(defaults));
+    s += fmt::format("  {:<20} {} [default {}; {}..{}]\n", info.name, info.description, info.get(defaults), info.min,
+                     info.max);
   return s;
 }
 
