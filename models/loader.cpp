@@ -11,8 +11,8 @@
 namespace torx::model {
 
 void validate_cycle_options(const CycleOptions& opt) {
-  if (opt.sync != sw::SyncMode::kBarrier && opt.sync != sw::SyncMode::kNone)
-    throw sw::InputError(fmt::format("synchronization '{}' is not available in the cycle model yet (barrier or none)",
+  if (opt.sync == sw::SyncMode::kPriority)
+    throw sw::InputError(fmt::format("synchronization '{}' is not available in the cycle model yet",
                                      sw::sync_mode_name(opt.sync)));
   if (opt.cost.block_bytes == 0) throw sw::InputError("a block must have at least 1 byte");
   if (opt.cost.block_bytes > kMaxBlockBytes)
@@ -83,6 +83,7 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
     nc.node = v;
     nc.channels = channels;
     nc.cost = opt_.cost;
+    nc.null_ts = params.null_ts < 0 ? opt_.cost.ts_cycles : static_cast<uint64_t>(params.null_ts);
     nc.injection_depth = params.buffer_depth;
     nc.ejection_depth = params.buffer_depth;
     return std::make_unique<NetworkInterface>(nc, *program_, memory_.get(), &stats_, counters, sched);
@@ -185,6 +186,13 @@ CycleResult CycleNetwork::result() const {
   c.max_vc_occupancy = f.max_vc_occupancy();
   c.router_evaluations = f.router_evaluations();
   c.threads = f.threads();
+  for (sw::NodeId v = 0; v < topo_.nodes(); ++v) {
+    const NetworkInterface::SyncFigures& s = ni(v).sync_figures();
+    c.null_messages += s.null_messages;
+    c.null_flit_hops += s.null_flit_hops;
+    c.sync_wait_cycles += s.wait_cycles;
+  }
+  c.software_barriers = program_->software_barrier_steps().size();
   return c;
 }
 

@@ -77,6 +77,10 @@ struct CycleResult {
   uint32_t max_vc_occupancy = 0;        // fullest VC buffer, in flits
   uint64_t router_evaluations = 0;      // router-cycles actually evaluated (idle routers are skipped)
   int threads = 1;                      // threads that evaluated the network (results do not depend on it)
+  uint64_t null_messages = 0;           // null messages sent (--sync local, software)
+  uint64_t null_flit_hops = 0;          // their flits' hops between routers
+  uint64_t sync_wait_cycles = 0;        // node-cycles spent waiting for a barrier or a signal
+  uint64_t software_barriers = 0;       // software barrier episodes (--sync software)
   double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
   double run_seconds = 0;               // simulating it, up to the last block stored
 };

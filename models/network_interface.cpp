@@ -45,6 +45,17 @@ NetworkInterface::NetworkInterface(const NiConfig& cfg, const Program& program, 
   next_send_ = prog_.sends_begin(cfg.node);
   sends_end_ = prog_.sends_end(cfg.node);
   recv_done_.assign(prog_.receives(cfg.node), 0);
+  next_out_ = prog_.outgoing_begin(cfg.node);
+  out_end_ = prog_.outgoing_end(cfg.node);
+  signal_arrived_.assign(static_cast<size_t>(prog_.incoming_end(cfg.node) - prog_.incoming_begin(cfg.node)), 0);
+}
+
+bool NetworkInterface::signal_arrived(uint32_t s) const {
+  const uint32_t* b = prog_.incoming_begin(cfg_.node);
+  const uint32_t* e = prog_.incoming_end(cfg_.node);
+  const uint32_t* it = std::lower_bound(b, e, s);
+  TORX_MODEL_CHECK(it != e && *it == s, "a node waits for a signal not addressed to it");
+  return signal_arrived_[static_cast<size_t>(it - b)];
 }
 
 void NetworkInterface::start() {
@@ -108,6 +119,7 @@ void NetworkInterface::evaluate(uint64_t now, int lane) {
     TORX_MODEL_CHECK(in_barrier_, "barrier release without entry");
     in_barrier_ = false;
     ++next_barrier_;
+    wait_over(now);
     dirty_ = true;
   }
   if (dirty_) run_program(now, lane);
@@ -120,6 +132,28 @@ void NetworkInterface::evaluate(uint64_t now, int lane) {
     }
     if (c.credits_q + c.credit_delta <= 0) {
       ++stats_->injection_stall_cycles;
+      continue;
+    }
+    if (c.null) {
+      // A null message: one flit, no payload, its signal id after the message ids.
+      const SignalRecord& sg = prog_.signal(c.msg - prog_.messages());
+      c.link->send_flit_with(now, lane, 0, c.tail_slot, [&](Flit& f) {
+        f.msg = c.msg;
+        f.seq = 0;
+        f.kind = kFlitHead | kFlitTail;
+        f.dest = sg.dst;
+        f.start_dim = sg.route.start_dim;
+        f.neg_mask = sg.route.neg_mask;
+        f.priority = 0;
+        std::memset(f.payload, 0, sizeof(f.payload));
+      });
+      c.tail_slot = c.link->next_slot(c.tail_slot);
+      --c.credit_delta;
+      ++counters_[lane].flit_moves;
+      ++counters_[lane].flits_injected;
+      c.state_d = ChState::kIdle;
+      c.null = false;
+      dirty_ = true;
       continue;
     }
     const MessageRecord& r = prog_.message(c.msg);
@@ -213,6 +247,21 @@ void NetworkInterface::pack(InjectionChannel& c, const MessageRecord& r, bool ta
 }
 
 void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
+  if (f.msg >= prog_.messages()) {
+    // A null message: it carries only its arrival.
+    if (!f.head() || !f.tail() || e.busy)
+      throw std::logic_error(fmt::format("internal error: node {}: null message {} arrived out of order", cfg_.node,
+                                         f.msg - prog_.messages()));
+    const uint32_t s = f.msg - prog_.messages();
+    TORX_MODEL_CHECK(s < prog_.signals() && prog_.signal(s).dst == cfg_.node, "a null message reached the wrong node");
+    const uint32_t* b = prog_.incoming_begin(cfg_.node);
+    const uint32_t* it = std::lower_bound(b, prog_.incoming_end(cfg_.node), s);
+    uint8_t& got = signal_arrived_[static_cast<size_t>(it - b)];
+    TORX_MODEL_CHECK(!got, "a null message arrived twice");
+    got = 1;
+    dirty_ = true;
+    return;
+  }
   if (f.head()) {
     if (e.busy)
       throw std::logic_error(fmt::format("internal error: node {}: head of message {} arrived inside message {}",
@@ -265,6 +314,7 @@ void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
   uint8_t& done = recv_done_[static_cast<size_t>(it - rb)];
   TORX_MODEL_CHECK(!done, "a message was stored twice");
   done = 1;
+  while (first_unstored_ < recv_done_.size() && recv_done_[first_unstored_]) ++first_unstored_;
   stats_->last_store = std::max(stats_->last_store, now + 1);
   stats_->step_end[r.step] = std::max(stats_->step_end[r.step], now + 1);
   --stats_->step_open[r.step];
@@ -305,29 +355,92 @@ void NetworkInterface::issue(uint64_t now, int lane, uint32_t m) {
   if (cfg_.cost.ts_cycles > 0) sched_->wake_at(lane, clock_id(), c.head_cycle);
 }
 
+void NetworkInterface::send_signals(uint64_t now, int lane) {
+  for (size_t i = 0; i < ready_signals_.size();) {
+    const uint32_t sid = ready_signals_[i];
+    const SignalRecord& sg = prog_.signal(sid);
+    InjectionChannel& c = inj_[sg.channel];
+    if (c.state_q != ChState::kIdle || c.state_d != ChState::kIdle) {
+      ++i;
+      continue;
+    }
+    c.state_d = ChState::kStartup;
+    c.null = true;
+    c.msg = prog_.messages() + sid;
+    c.next_flit = 0;
+    c.head_cycle = now + cfg_.null_ts;
+    ++sync_.null_messages;
+    sync_.null_flit_hops += sg.hops;
+    if (cfg_.null_ts > 0) sched_->wake_at(lane, clock_id(), c.head_cycle);
+    ready_signals_.erase(ready_signals_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
 void NetworkInterface::run_program(uint64_t now, int lane) {
   dirty_ = false;
+  // Local signals whose receives are all stored go out first, ahead of the program's sends (they
+  // depend only on receives, so sending them can never wait for this node's own program).
+  while (next_out_ != out_end_ && stored_before(prog_.signal(*next_out_).trigger_step)) queue_signal(*next_out_++);
+  send_signals(now, lane);
   const std::vector<uint32_t>& barriers = prog_.barrier_steps();
+  const std::vector<uint32_t>& sw_barriers = prog_.software_barrier_steps();
   while (true) {
+    const uint32_t next_step = next_send_ != sends_end_ ? prog_.message(*next_send_).step : kNoStep;
     // A barrier at step kb gates every send of step >= kb.
     if (next_barrier_ < barriers.size()) {
       const uint32_t kb = barriers[next_barrier_];
-      const uint32_t next_step = next_send_ != sends_end_ ? prog_.message(*next_send_).step : kNoStep;
       if (next_step >= kb) {
         if (in_barrier_) return;  // waiting for the release
-        barrier_needs_ = prog_.receives_before(cfg_.node, kb);
-        if (sends_open_ > 0 || received_ < barrier_needs_) return;
+        if (sends_open_ > 0 || !stored_before(kb)) return;
         in_barrier_ = true;
         ++stats_->barrier_entries;
+        wait_from(now);
         barrier_entry_->send(now, lane);
         return;
       }
+    }
+    // A software barrier: ceil(log2 N) rounds; in round r this node signals node + 2^r and waits for
+    // the signal of node - 2^r.
+    if (next_sw_barrier_ < sw_barriers.size() && next_step >= sw_barriers[next_sw_barrier_]) {
+      const uint32_t kb = sw_barriers[next_sw_barrier_];
+      if (!in_sw_barrier_) {
+        if (sends_open_ > 0 || !stored_before(kb)) return;
+        in_sw_barrier_ = true;
+        sw_round_ = 0;
+        sw_round_sent_ = false;
+        wait_from(now);
+      }
+      const sw::NodeId n = static_cast<sw::NodeId>(prog_.space().topology().nodes());
+      while (sw_round_ < prog_.software_rounds()) {
+        if (!sw_round_sent_) {
+          queue_signal(prog_.software_signal(static_cast<uint32_t>(next_sw_barrier_), sw_round_, cfg_.node));
+          sw_round_sent_ = true;
+          send_signals(now, lane);
+        }
+        const sw::NodeId from = static_cast<sw::NodeId>((cfg_.node - (sw::NodeId{1} << sw_round_) % n + n) % n);
+        if (!signal_arrived(prog_.software_signal(static_cast<uint32_t>(next_sw_barrier_), sw_round_, from))) return;
+        ++sw_round_;
+        sw_round_sent_ = false;
+      }
+      if (!ready_signals_.empty()) return;  // the last round's null message has not left yet
+      in_sw_barrier_ = false;
+      ++next_sw_barrier_;
+      wait_over(now);
+      continue;
     }
     if (next_send_ == sends_end_) return;
     const uint32_t m = *next_send_;
     const InjectionChannel& c = inj_[prog_.message(m).channel];
     if (c.state_q != ChState::kIdle || c.state_d != ChState::kIdle) return;  // in-order issue
     if (!holds_all(m)) return;  // woken again when a message is stored here
+    // Local synchronization: the signals this send waits for, and this node's own receives.
+    bool ready = stored_before(prog_.local_wait(m));
+    for (const uint32_t* g = prog_.gates_begin(m); ready && g != prog_.gates_end(m); ++g) ready = signal_arrived(*g);
+    if (!ready) {
+      wait_from(now);
+      return;  // woken when a null message arrives or a receive is stored
+    }
+    wait_over(now);
     issue(now, lane, m);
     ++next_send_;
     check_pos_ = 0;

@@ -48,6 +48,7 @@ struct NiConfig {
   sw::NodeId node = 0;
   int channels = 1;            // injection and ejection channels (1, or 2 * ndims for all-port)
   sw::CostModel cost;          // t_s, flit and block sizes
+  uint64_t null_ts = 100;      // startup of a null message (local and software synchronization)
   int injection_depth = 8;     // the router's injection buffer: the channel's initial credits
   int ejection_depth = 8;      // this interface's ejection buffer (the router's credits for it)
 };
@@ -73,7 +74,8 @@ class NetworkInterface final : public Endpoint {
   // Every send issued and injected, every receive stored, no barrier pending.
   bool finished() const override {
     return next_send_ == sends_end_ && sends_open_ == 0 && received_ == recv_done_.size() &&
-           next_barrier_ == prog_.barrier_steps().size();
+           next_barrier_ == prog_.barrier_steps().size() && next_out_ == out_end_ && ready_signals_.empty() &&
+           next_sw_barrier_ == prog_.software_barrier_steps().size();
   }
   std::string describe() const override;
 
@@ -89,6 +91,14 @@ class NetworkInterface final : public Endpoint {
   bool stored(uint32_t m) const;
   // Flits of message m not yet injected (0 if its channel is past it).
   uint32_t flits_left(uint32_t m) const;
+  // Synchronization figures of this interface (cycle_model.null_messages, null_flit_hops,
+  // sync_wait_cycles).
+  struct SyncFigures {
+    uint64_t null_messages = 0;   // null messages sent
+    uint64_t null_flit_hops = 0;  // their flits' router-to-router hops
+    uint64_t wait_cycles = 0;     // cycles spent waiting for a barrier or a signal
+  };
+  const SyncFigures& sync_figures() const { return sync_; }
 
  private:
   enum class ChState : uint8_t { kIdle, kStartup, kStreaming };
@@ -105,6 +115,7 @@ class NetworkInterface final : public Endpoint {
     uint32_t offset = 0;
     uint8_t* src = nullptr;         // memory slot of blocks[block] (prefetched just before pack())
     bool corrupt = false;
+    bool null = false;              // the worm is a null message (signal id msg - messages)
     Link* link = nullptr;
   };
   struct EjectionChannel {
@@ -123,6 +134,21 @@ class NetworkInterface final : public Endpoint {
   void run_program(uint64_t now, int lane);
   bool holds_all(uint32_t m);
   void issue(uint64_t now, int lane, uint32_t m);
+  // Whether every message this node receives in steps < k has been stored.
+  bool stored_before(uint32_t k) const { return first_unstored_ >= prog_.receives_before(cfg_.node, k); }
+  // A null message: queued until its injection channel is free (ahead of the program's sends).
+  void queue_signal(uint32_t s) { ready_signals_.push_back(s); }
+  void send_signals(uint64_t now, int lane);
+  bool signal_arrived(uint32_t s) const;
+  // Waiting for synchronization from `now` on (no-op while already waiting), and done waiting.
+  void wait_from(uint64_t now) {
+    if (wait_since_ == kNotWaiting) wait_since_ = now;
+  }
+  void wait_over(uint64_t now) {
+    if (wait_since_ != kNotWaiting) sync_.wait_cycles += now - wait_since_;
+    wait_since_ = kNotWaiting;
+  }
+  static constexpr uint64_t kNotWaiting = UINT64_MAX;
   // Fills the next flit of channel c's message r (`tail`: its last flit) from node memory.
   void pack(InjectionChannel& c, const MessageRecord& r, bool tail, Flit& f);
   // Counts this interface as finished once (endpoint.hpp).
@@ -161,6 +187,19 @@ class NetworkInterface final : public Endpoint {
   uint32_t barrier_needs_ = 0;      // receives that must be stored before entering
   bool dirty_ = false;              // something changed that may let the program advance
   bool counted_finished_ = false;
+  size_t first_unstored_ = 0;       // receives (row order) before this index are all stored
+  // Null messages: local signals this node sends (trigger order), those ready to go, the ones that
+  // arrived (per incoming signal of this node), and the software barrier in progress.
+  const uint32_t* next_out_ = nullptr;
+  const uint32_t* out_end_ = nullptr;
+  std::vector<uint32_t> ready_signals_;
+  std::vector<uint8_t> signal_arrived_;
+  size_t next_sw_barrier_ = 0;      // index into Program::software_barrier_steps()
+  bool in_sw_barrier_ = false;
+  uint32_t sw_round_ = 0;           // round of the software barrier in progress
+  bool sw_round_sent_ = false;      // this round's null message is queued or sent
+  uint64_t wait_since_ = kNotWaiting;
+  SyncFigures sync_;
   TokenWire release_in_;
   TokenWire* barrier_entry_ = nullptr;
 };

@@ -29,9 +29,21 @@ struct MessageRecord {
   uint8_t channel = 0;     // injection channel at the source (all-port: its first link's port)
 };
 
+// A null message: a one-flit worm on the data network that carries no block, only the fact that it
+// was sent (local synchronization signals and the rounds of a software barrier).
+struct SignalRecord {
+  sw::NodeId src = 0;
+  sw::NodeId dst = 0;
+  uint32_t trigger_step = 0;  // local signals: sent once src has stored every receive of steps < this
+  uint32_t gate_step = 0;     // the step of the first send it gates (reports)
+  sw::Route route;            // shortest dimension-order route
+  uint16_t hops = 0;
+  uint8_t channel = 0;        // injection channel at src
+};
+
 struct ProgramOptions {
   sw::CostModel cost;
-  sw::SyncMode sync = sw::SyncMode::kBarrier;  // kBarrier: honour SyncMark::kBarrier boundaries
+  sw::SyncMode sync = sw::SyncMode::kBarrier;  // how the schedule's marked boundaries are honoured
   sw::PortModel ports = sw::PortModel::kOne;
 };
 
@@ -57,7 +69,34 @@ class Program {
   // Messages node v receives in steps < k.
   uint32_t receives_before(sw::NodeId v, uint32_t k) const;
   uint32_t receives(sw::NodeId v) const { return recv_begin_[v + 1] - recv_begin_[v]; }
+  // Marked boundaries honoured by the hardware barrier network (--sync barrier), and by software
+  // barriers of null messages (--sync software): each is the first step after the boundary.
   const std::vector<uint32_t>& barrier_steps() const { return barrier_steps_; }
+  const std::vector<uint32_t>& software_barrier_steps() const { return software_barrier_steps_; }
+
+  // --- null messages (--sync local, --sync software) -------------------------------------------------
+  // Signal ids index signals(); a null message's flits carry message id messages() + signal id.
+  uint32_t signals() const { return static_cast<uint32_t>(signals_.size()); }
+  const SignalRecord& signal(uint32_t s) const { return signals_[s]; }
+  // Local signals node v sends, ordered by trigger step.
+  const uint32_t* outgoing_begin(sw::NodeId v) const { return out_.data() + out_begin_[v]; }
+  const uint32_t* outgoing_end(sw::NodeId v) const { return out_.data() + out_begin_[v + 1]; }
+  // Signals addressed to node v (local signals and software-barrier rounds), ids ascending.
+  const uint32_t* incoming_begin(sw::NodeId v) const { return in_.data() + in_begin_[v]; }
+  const uint32_t* incoming_end(sw::NodeId v) const { return in_.data() + in_begin_[v + 1]; }
+  // Send m may be issued only after these signals have arrived at its sender ...
+  const uint32_t* gates_begin(uint32_t m) const { return gates_.data() + gate_begin_[m]; }
+  const uint32_t* gates_end(uint32_t m) const { return gates_.data() + gate_begin_[m + 1]; }
+  // ... and after its sender has stored every receive of steps < local_wait(m) (0: no wait).
+  uint32_t local_wait(uint32_t m) const { return local_wait_.empty() ? 0 : local_wait_[m]; }
+  // Software barriers: rounds per barrier (ceil(log2 N)), and the signal node i sends in round r of
+  // software barrier k (to node i + 2^r mod N); it waits for the one of node i - 2^r mod N.
+  uint32_t software_rounds() const { return sw_rounds_; }
+  uint32_t software_signal(uint32_t k, uint32_t r, sw::NodeId i) const {
+    return sw_base_ + (k * sw_rounds_ + r) * static_cast<uint32_t>(nodes_) + static_cast<uint32_t>(i);
+  }
+  // Pairs and local waits the local-synchronization plan found (reports, tests).
+  uint32_t local_waits() const { return local_waits_; }
 
   // How many blocks message m carries.
   uint64_t message_blocks(uint32_t m) const {
@@ -74,7 +113,15 @@ class Program {
   std::vector<MessageRecord> msgs_;
   std::vector<uint32_t> send_begin_, sends_;
   std::vector<uint32_t> recv_begin_, recvs_, recv_steps_;
-  std::vector<uint32_t> barrier_steps_;
+  std::vector<uint32_t> barrier_steps_, software_barrier_steps_;
+  sw::NodeId nodes_ = 0;
+  std::vector<SignalRecord> signals_;
+  std::vector<uint32_t> out_begin_, out_, in_begin_, in_;
+  std::vector<uint32_t> gate_begin_, gates_, local_wait_;
+  uint32_t sw_rounds_ = 0, sw_base_ = 0, local_waits_ = 0;
+
+  void plan_signals(const sw::Schedule& schedule, const sw::Topology& topo);
+  SignalRecord make_signal(const sw::Topology& topo, sw::NodeId src, sw::NodeId dst) const;
 };
 
 }  // namespace torx::model

@@ -8,7 +8,8 @@
 `run` executes every case below (step and cycle model, every algorithm, several network
 parameters, both synchronisations) and writes one result document per case. `diff` compares two
 corpora key by key, ignoring what measures the machine rather than the model (wall and load times,
-peak memory, threads) and reports every case whose figures differ, with the first differing keys.
+peak memory, threads) and keys only the new documents have (additions), and reports every case
+whose figures differ, with the first differing keys.
 """
 import argparse
 import concurrent.futures
@@ -85,11 +86,11 @@ def differences(a, b, path=""):
     if isinstance(a, dict):
         out = []
         for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                out.append(f"{path}.{k}: {'missing' if k not in a else 'present'} vs "
-                           f"{'missing' if k not in b else 'present'}")
-            else:
+            if k not in b:
+                out.append(f"{path}.{k}: present vs missing")
+            elif k in a:
                 out += differences(a[k], b[k], f"{path}.{k}")
+            # A key only the new document has is an addition, not a change.
         return out
     if isinstance(a, list):
         if len(a) != len(b):

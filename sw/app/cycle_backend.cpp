@@ -32,6 +32,10 @@ void fill_report(const model::CycleResult& c, double load_seconds, RunReport& re
   f.max_vc_occupancy = c.max_vc_occupancy;
   f.router_evaluations = c.router_evaluations;
   f.threads = c.threads;
+  f.null_messages = c.null_messages;
+  f.null_flit_hops = c.null_flit_hops;
+  f.sync_wait_cycles = c.sync_wait_cycles;
+  f.software_barriers = c.software_barriers;
   f.load_seconds = load_seconds;
   f.run_seconds = c.run_seconds;
   rep.cycle_model = std::move(f);

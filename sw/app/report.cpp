@@ -124,6 +124,10 @@ std::string report_json(const RunReport& r, int indent) {
                         {"max_vc_occupancy", c.max_vc_occupancy},
                         {"router_evaluations", c.router_evaluations},
                         {"threads", c.threads},
+                        {"null_messages", c.null_messages},
+                        {"null_flit_hops", c.null_flit_hops},
+                        {"sync_wait_cycles", c.sync_wait_cycles},
+                        {"software_barriers", c.software_barriers},
                         {"load_seconds", c.load_seconds},
                         {"run_seconds", c.run_seconds}};
   }
@@ -157,13 +161,19 @@ std::string report_text(const RunReport& r) {
   for (const std::string& ex : r.steps.conflict_examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
   s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",
                    r.steps.step_model_cycles, r.cost.ts_cycles, r.cost.flit_bytes, r.cost.block_bytes);
-  if (r.cycles) s += fmt::format("  {:<20} {} cycles\n", "cycle model", *r.cycles);
+  if (r.cycles) s += fmt::format("  {:<20} {} cycles\n", r.model + " model", *r.cycles);
   if (r.cycle_model) {
     const CycleFigures& c = *r.cycle_model;
     uint64_t busiest = 0;
     for (uint64_t f : c.link_flits) busiest = std::max(busiest, f);
-    s += fmt::format("  {:<20} {} cycles if contention-free; {} barriers of {} cycles\n", "", c.predicted_cycles,
-                     c.barriers, c.barrier_latency);
+    if (r.sync == SyncMode::kBarrier || r.sync == SyncMode::kNone)
+      s += fmt::format("  {:<20} {} cycles if contention-free; {} barriers of {} cycles\n", "", c.predicted_cycles,
+                       c.barriers, c.barrier_latency);
+    else
+      s += fmt::format("  {:<20} {} null messages ({} flit-hops){}\n", "", c.null_messages, c.null_flit_hops,
+                       c.software_barriers ? fmt::format(" in {} software barriers", c.software_barriers) : "");
+    if (r.sync != SyncMode::kNone)
+      s += fmt::format("  {:<20} {} node-cycles waiting for synchronization\n", "", c.sync_wait_cycles);
     s += fmt::format("  {:<20} {} VC-cycles blocked, {:.2f} flits buffered on average, busiest link {} flits\n", "",
                      c.blocked_cycles, c.mean_buffer_flits, busiest);
     if (r.sim.router_cycles && r.sim.flit_hops && c.run_seconds > 0)

@@ -30,6 +30,7 @@ const std::vector<ParamInfo>& param_table() {
       TORX_PARAM(dateline, 0, 1, "dateline VC classes on torus rings (0 only to demonstrate deadlock)"),
       TORX_PARAM(order_classes, 0, 16, "VC order classes (0 = automatic)"),
       TORX_PARAM(barrier_hop_latency, 1, 1024, "cycles per barrier tree hop"),
+      TORX_PARAM(null_ts, -1, 1000000000, "startup of a null message, local and software sync (-1 = --ts)"),
       TORX_PARAM(watchdog_cycles, 1, int64_t{1} << 40, "cycles without flit movement before the watchdog stops"),
       TORX_PARAM(max_cycles, 0, int64_t{1} << 50, "limit on simulated cycles (0 = none)"),
       TORX_PARAM(threads, 0, 2, "threads evaluating the network (0 = automatic: 2 from 1024 routers)"),

@@ -42,9 +42,12 @@ struct NetworkParams {
   // same dimension, else one per dimension, so mixed cyclic dimension orders cannot deadlock).
   int order_classes = 0;
 
-  // --- barrier network ----------------------------------------------------------------------------
+  // --- barrier network and null messages ----------------------------------------------------------
   // Cycles per hop of the barrier tree (gather up, release down).
   int barrier_hop_latency = 1;
+  // Startup of a null message (--sync local and software), in cycles; -1: the same as t_s (--ts).
+  // A smaller value models a cheaper hardware signal than a full send.
+  int64_t null_ts = -1;
 
   // --- simulation control -------------------------------------------------------------------------
   // Watchdog: this many cycles without any flit moving while flits are in flight stops the run

@@ -310,7 +310,7 @@ TEST(Fabric, OptionsOutsideTheModelAreInputErrors) {
   const Topology topo({4}, true);
   const sw::Schedule s = generate("direct", topo);
   CycleOptions o;
-  o.sync = sw::SyncMode::kLocal;
+  o.sync = sw::SyncMode::kPriority;
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
   o.sync = sw::SyncMode::kBarrier;
   o.cost.flit_bytes = 65;
