@@ -3,13 +3,15 @@
 // objects over the router's registers. Their arbitration is stated exactly in
 // docs/timing-contract.md (stage P, steps 3 to 5); this file implements that text.
 //
-// VcAllocator: fair VC allocation. Requesters are input VCs whose front flit is a routed head.
+// VcAllocator: fair VC allocation. Requesters are input lanes whose front flit is a routed head.
 // Separately for every output port o and VC class c, if a VC of class c at o is free, one requester
-// for (o, c) wins: the first in input-VC index order at or after va_rr_q[o][c], wrapping around
-// (injection VCs included), and it gets the first free VC of the class at or after va_vc_rr_q[o][c].
+// for (o, c) wins: the first in input-lane index order at or after va_rr_q[o][c], wrapping around
+// (injection lanes included), and it gets the first free VC of the class at or after va_vc_rr_q[o][c].
 // Both pointers then move past the winner. A stream of worms through one input therefore cannot
 // starve another input (before this allocator, requests were served in port order from port 0 every
-// cycle, and a neighbour's one-hop worm could wait for a whole stream).
+// cycle, and a neighbour's one-hop worm could wait for a whole stream). With priority levels
+// (docs/priority.md) only the highest level among the requesters competes, and when no VC of the
+// class is free it may preempt one owned by a lower level (the lowest such owner).
 //
 // SwitchAllocator: a separable input-first allocator with round-robin arbiters (BookSim's
 // separable_input_first, one iteration), one flit per input port and per output port per cycle:
@@ -37,14 +39,14 @@ class Link;
 struct RouterPort {
   Link* in_link = nullptr;    // flits into input p, credits back out of it (fast path)
   Link* out_link = nullptr;   // flits out of output p, credits back into it (fast path)
-  uint64_t request = 0;       // output stage, this cycle: the inputs asking for output p
-  uint16_t first_vc = 0;      // input-VC index of port p's VC 0
+  uint64_t request = 0;       // output stage, this cycle: the inputs asking for output p (at the top level)
+  uint16_t first_vc = 0;      // input-VC index of port p's VC 0 (its first lane is first_vc * levels)
   uint8_t vcs = 0;            // VCs of port p
-  uint8_t sa_in_rr_q = 0;     // input stage pointer: the VC of input p tried first
+  uint8_t sa_in_rr_q = 0;     // input stage pointer: the lane of input p tried first
   uint8_t sa_out_rr_q = 0;    // output stage pointer: the input output p serves first
-  uint8_t offer_vc = 0;       // input stage, this cycle: the VC input p offers
-  uint8_t requests = 0;       // output stage, this cycle: how many inputs ask for output p
-  uint8_t spare = 0;
+  uint8_t offer_vc = 0;       // input stage, this cycle: the lane input p offers
+  uint8_t request_level = 0;  // output stage, this cycle: the highest level asking for output p
+  uint8_t lanes = 0;          // lanes of port p (vcs * priority levels)
 };
 static_assert(sizeof(RouterPort) == 32, "a router port's registers are 32 bytes");
 
@@ -63,22 +65,23 @@ class SwitchAllocator {
     ports_ = ports;
     n_ = n;
   }
-  // Input stage: input port p offers the first VC of `ready` (VCs that can move) at or after its
-  // pointer, asking that VC's output port `out_of(v)` for the switch. Returns the VC offered.
+  // Input stage: input port p offers the first lane of `ready` (lanes that can move, all of one
+  // level, `level`) at or after its pointer, asking that lane's output port `out_of(v)` for the
+  // switch. Returns the lane offered. The output stage keeps only the requests of the highest level.
   template <class OutOf>
-  int offer(int p, uint64_t ready, OutOf&& out_of, uint64_t& requested) {
+  int offer(int p, uint64_t ready, int level, OutOf&& out_of, uint64_t& requested) {
     RouterPort& in = ports_[p];
     const int v = first_from(ready, in.sa_in_rr_q);
     in.offer_vc = static_cast<uint8_t>(v);
-    RouterPort& op = ports_[out_of(v)];
-    const uint64_t bit = uint64_t{1} << out_of(v);
-    if (!(requested & bit)) {
+    const int o = out_of(v);
+    RouterPort& op = ports_[o];
+    const uint64_t bit = uint64_t{1} << o;
+    if (!(requested & bit) || level > op.request_level) {
       op.request = 0;
-      op.requests = 0;
+      op.request_level = static_cast<uint8_t>(level);
       requested |= bit;
     }
-    op.request |= uint64_t{1} << p;
-    ++op.requests;
+    if (level == op.request_level) op.request |= uint64_t{1} << p;
     return v;
   }
   // Output stage: of the inputs asking for output o, the one it grants.
@@ -101,9 +104,10 @@ class SwitchAllocator {
 
 // A head asking for an output VC in this cycle.
 struct VaRequest {
-  uint16_t ivc;       // input-VC index (docs/timing-contract.md)
-  uint8_t port, vc;   // input port and VC within it
+  uint16_t ivc;       // input lane index (docs/timing-contract.md: the input-VC index with one level)
+  uint8_t port, vc;   // input port and lane within it
   uint8_t out_port, out_class;
+  uint8_t level;      // priority level of the worm
   uint8_t decided;    // arbitrated already (allocate's scratch)
 };
 
@@ -117,48 +121,65 @@ struct VaPointers {
 class VcAllocator {
  public:
   // `pointers`: classes_per_port entries per output port (ejection ports use entry 0 of theirs);
-  // `total_vcs`: the number of input VCs (the range of the input-VC index).
-  void configure(VaPointers* pointers, int classes_per_port, int vcs_per_class, int total_vcs) {
+  // `total_lanes`: the number of input lanes (the range of the input-lane index); `levels`: priority
+  // levels (the owner of an output VC has level owner % levels).
+  void configure(VaPointers* pointers, int classes_per_port, int vcs_per_class, int total_lanes, int levels = 1) {
     ptr_ = pointers;
     classes_ = classes_per_port;
     vpc_ = vcs_per_class;
-    total_ = total_vcs;
+    total_ = total_lanes;
+    levels_ = levels;
   }
   VaPointers& pointers(int o, int c) { return ptr_[o * classes_ + c]; }
   const VaPointers& pointers(int o, int c) const { return ptr_[o * classes_ + c]; }
 
   // Grants the requests req[0 .. n) per the contract: at most one per (output, class). For each
-  // grant calls granted(request, output VC). `out[o]` is output o's unit.
+  // grant calls granted(request, output VC, preempted). `out[o]` is output o's unit.
   template <class Granted>
   void allocate(VaRequest* req, int n, OutputUnit* out, Granted&& granted) {
     for (int i = 0; i < n; ++i) {
       if (req[i].decided) continue;
       const int o = req[i].out_port, c = req[i].out_class;
       VaPointers& ptr = pointers(o, c);
-      // The winner of (o, c): the smallest rotating distance from the pointer.
+      // The winner of (o, c): the highest level, then the smallest rotating distance from the pointer.
       int best = i;
       int best_d = distance(req[i].ivc, ptr.va_rr_q);
       for (int j = i + 1; j < n; ++j) {
         if (req[j].out_port != o || req[j].out_class != c) continue;
         req[j].decided = 1;
         const int d = distance(req[j].ivc, ptr.va_rr_q);
-        if (d < best_d) {
+        if (req[j].level > req[best].level || (req[j].level == req[best].level && d < best_d)) {
           best = j;
           best_d = d;
         }
       }
-      // A free VC of the class, from the class pointer.
+      // A free VC of the class, from the class pointer; else, with priority levels, the VC whose
+      // owner has the lowest level below the winner's (the first from the pointer among equals).
       OutputUnit& u = out[o];
       const int nv = u.vcs() == 1 ? 1 : vpc_;
       const int base = u.vcs() == 1 ? 0 : c * vpc_;
+      int take = -1;
+      bool preempt = false;
+      int victim_level = req[best].level;
       for (int k = 0, x = ptr.va_vc_rr_q; k < nv; ++k, x = (x + 1 == nv ? 0 : x + 1)) {
-        if (!u.free(base + x)) continue;
-        u.claim(base + x, req[best].ivc);
-        ptr.va_rr_q = static_cast<uint16_t>(req[best].ivc + 1 == total_ ? 0 : req[best].ivc + 1);
-        ptr.va_vc_rr_q = static_cast<uint8_t>(x + 1 == nv ? 0 : x + 1);
-        granted(req[best], base + x);
-        break;
+        const OutputVc& v = u.vc(base + x);
+        if (v.owner_q == kVcFree) {
+          take = x;
+          preempt = false;
+          break;
+        }
+        if (levels_ > 1 && v.owner_q % levels_ < victim_level && v.depth_q + 1 < levels_) {
+          take = x;
+          preempt = true;
+          victim_level = v.owner_q % levels_;
+        }
       }
+      if (take < 0) continue;
+      if (preempt) u.preempt(base + take, req[best].ivc);
+      else u.claim(base + take, req[best].ivc);
+      ptr.va_rr_q = static_cast<uint16_t>(req[best].ivc + 1 == total_ ? 0 : req[best].ivc + 1);
+      ptr.va_vc_rr_q = static_cast<uint8_t>(take + 1 == nv ? 0 : take + 1);
+      granted(req[best], base + take, preempt);
     }
   }
 
@@ -169,6 +190,7 @@ class VcAllocator {
   int classes_ = 1;
   int vpc_ = 1;
   int total_ = 1;
+  int levels_ = 1;
 };
 
 }  // namespace torx::model

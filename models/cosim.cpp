@@ -45,6 +45,9 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
   FabricSpec spec;
   spec.params = cfg.params;
   spec.params.order_classes = rc.order_classes;
+  spec.params.priority_levels = cfg.traffic.priority_levels;
+  sw::validate(spec.params, topo);
+  sw::validate_priority(spec.params, topo);
   spec.ports = cfg.ports;
   spec.flit_bytes = cfg.flit_bytes;
   for (sw::NodeId v = 0; v < topo.nodes(); ++v) spec.routing.push_back(build_routing_image(topo, v, rc));
@@ -52,6 +55,7 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
   TrafficConfig tc = cfg.traffic;
   tc.flit_bytes = cfg.flit_bytes;
   tc.injection_depth = tc.ejection_depth = cfg.params.buffer_depth;
+  tc.priority_reserve = cfg.params.priority_reserve;
   std::vector<TrafficSource*> sources;
   const EndpointFactory endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
     auto s = std::make_unique<TrafficSource>(topo, v, channels, tc, counters, sched);

@@ -37,6 +37,8 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
     rc.buffer_depth = p.buffer_depth;
     rc.pipeline = p.router_latency;
     rc.payload_words = words;
+    rc.priority_levels = p.priority_levels;
+    rc.priority_reserve = p.priority_reserve;
     if (!routers) {
       Router* r = arena_.alloc<Router>(1);
       new (r) Router(rc, spec_.routing[v], topo_, counters_, arena_, &sched_);
@@ -53,6 +55,8 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
       shape.buffer_depth = rc.buffer_depth;
       shape.pipeline = rc.pipeline;
       shape.payload_words = words;
+      shape.priority_levels = rc.priority_levels;
+      shape.priority_reserve = rc.priority_reserve;
       port_routers_.push_back(std::make_unique<PortRouter>(v, topo_.node_name(v),
                                                            routers->make(v, shape, spec_.routing[v], topo_), counters_,
                                                            &sched_));
@@ -267,6 +271,18 @@ uint64_t Fabric::router_evaluations() const {
 uint64_t Fabric::blocked_vc_cycles() const {
   uint64_t s = 0;
   for (const RouterBlock* r : routers_) s += r->blocked_vc_cycles(sched_.cycle());
+  return s;
+}
+
+uint64_t Fabric::preemptions() const {
+  uint64_t s = 0;
+  for (const Router* r : native_) s += r->preemptions();
+  return s;
+}
+
+uint64_t Fabric::preempted_cycles() const {
+  uint64_t s = 0;
+  for (const Router* r : native_) s += r->preempted_cycles(sched_.cycle());
   return s;
 }
 

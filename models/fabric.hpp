@@ -102,6 +102,10 @@ class Fabric {
   uint64_t flit_hops() const;
   uint64_t blocked_vc_cycles() const;
   uint32_t max_vc_occupancy() const;
+  // Priority routers (docs/priority.md): output-VC takeovers and worm-cycles preempted (the C++
+  // routers count them; port-level cores report them through their registers, not here).
+  uint64_t preemptions() const;
+  uint64_t preempted_cycles() const;
   // Flits carried by each directed network link, indexed by sw::LinkId (node * ports + port).
   std::vector<uint64_t> link_flits() const;
   int barrier_latency() const { return 2 * spec_.barrier.height * spec_.params.barrier_hop_latency + 2; }

@@ -17,7 +17,13 @@
 // writer only advances `tail` and the reader only `head_q`, so neither can disturb what the other
 // reads in a cycle, whatever order they are evaluated in.
 //
-// Storage: the VC registers and the buffer RAM live in arrays owned by the router (all input units
+// Priority lanes (docs/priority.md). With K priority levels every VC buffer holds one lane per level:
+// a FIFO with the worm state above, for the flits of that level (Flit::priority). Lane i of a port is
+// VC i / K, level i % K; with K = 1 a lane is a VC. The D slots of a VC are shared by its lanes: the
+// sender's credits count the whole VC, and its throttle keeps lower levels out of the room reserved
+// for higher ones, so no lane ever holds more than D flits and the lanes together never more than D.
+//
+// Storage: the lane registers and the buffer RAM live in arrays owned by the router (all input units
 // of a router side by side, so that a router's hot state spans few cache lines); this class is the
 // port's view of them and its behaviour.
 #pragma once
@@ -46,10 +52,11 @@ struct alignas(64) NetworkCounters {
 // What a link needs to write into an input buffer, copied into the link when it is attached so that
 // a send touches only the receiving VC's register line and the buffer slot.
 struct FlitSink {
-  InputVc* regs = nullptr;       // the buffer's VC registers
-  Flit* ram = nullptr;           // its RAM: vcs * depth flits
+  InputVc* regs = nullptr;       // the buffer's lane registers (vcs * lanes)
+  Flit* ram = nullptr;           // its RAM: vcs * lanes * depth flits
   uint32_t depth = 0;
   uint32_t vcs = 0;
+  uint32_t lanes = 1;            // priority levels: lanes per VC (lane = vc * lanes + flit priority)
   uint32_t block = 0;            // the receiver's scheduler id
   uint32_t delay = 0;            // cycles from arrival at the port to the cycle the receiver may act on
                                  // the flit (a router: its P stages; an interface: 0)
@@ -83,65 +90,73 @@ struct InputVc {
 class InputUnit {
  public:
   // `delay`: the cycles a flit spends in the port's pipeline before it can leave (a router's P).
-  void configure(InputVc* regs, Flit* ram, int vcs, int depth, uint32_t payload_words, uint32_t delay = 0) {
+  // `lanes`: priority levels, lanes per VC.
+  void configure(InputVc* regs, Flit* ram, int vcs, int depth, uint32_t payload_words, uint32_t delay = 0,
+                 int lanes = 1) {
     payload_words_ = payload_words;
     vcs_ = vcs;
+    lanes_ = lanes;
     depth_ = depth;
     delay_ = delay;
     vc_ = regs;
     buf_ = ram;
     reset();
   }
-  // Empty FIFOs, every VC IDLE.
+  // Empty FIFOs, every lane IDLE.
   void reset() {
-    for (int v = 0; v < vcs_; ++v) vc_[v] = InputVc{};
+    for (int v = 0; v < vcs_ * lanes_; ++v) vc_[v] = InputVc{};
   }
 
   int vcs() const { return vcs_; }
+  int lanes_per_vc() const { return lanes_; }
+  int lanes() const { return vcs_ * lanes_; }
   int depth() const { return depth_; }
   uint32_t delay() const { return delay_; }
-  const InputVc& vc(int v) const { return vc_[v]; }
-  InputVc& vc_mut(int v) { return vc_[v]; }
-  const Flit& front(int v) const { return buf_[static_cast<size_t>(v) * depth_ + vc_[v].head_slot]; }
-  // i-th entry of VC v counted from the head (inspection).
-  const Flit& at(int v, uint32_t i) const { return buf_[static_cast<size_t>(v) * depth_ + (vc_[v].head_q + i) % depth_]; }
+  // Lane i (VC i / lanes_per_vc(), level i % lanes_per_vc()); with one level, VC i.
+  const InputVc& vc(int i) const { return vc_[i]; }
+  InputVc& vc_mut(int i) { return vc_[i]; }
+  const Flit& front(int i) const { return buf_[static_cast<size_t>(i) * depth_ + vc_[i].head_slot]; }
+  // k-th entry of lane i counted from the head (inspection).
+  const Flit& at(int i, uint32_t k) const { return buf_[static_cast<size_t>(i) * depth_ + (vc_[i].head_q + k) % depth_]; }
 
-  // Bit v set: VC v's front flit can leave in cycle `now` (it is due). The router's first look at
-  // every cycle; a VC whose front is still in the pipeline (or on the wire) is skipped.
+  // Bit i set: lane i's front flit can leave in cycle `now` (it is due). A lane whose front is still
+  // in the pipeline (or on the wire) is skipped.
   uint64_t due_mask(uint64_t now) const {
     uint64_t m = 0;
-    for (int v = 0; v < vcs_; ++v) {
-      const InputVc& r = vc_[v];
-      if (r.tail_acquire() != r.head_q && buf_[static_cast<size_t>(v) * depth_ + r.head_slot].due <= now)
-        m |= uint64_t{1} << v;
+    for (int i = 0; i < lanes(); ++i) {
+      const InputVc& r = vc_[i];
+      if (r.tail_acquire() != r.head_q && buf_[static_cast<size_t>(i) * depth_ + r.head_slot].due <= now)
+        m |= uint64_t{1} << i;
     }
     return m;
   }
-  // Entries of VC v that can leave by cycle `now` (the RTL's buffer occupancy: entries past the
+  // Entries of lane i that can leave by cycle `now` (the RTL's buffer occupancy: entries past the
   // input pipeline).
-  uint32_t due_count(int v, uint64_t now) const {
+  uint32_t due_count(int i, uint64_t now) const {
     uint32_t n = 0;
-    const uint32_t c = vc_[v].count();
-    for (uint32_t i = 0; i < c; ++i) n += at(v, i).due <= now;
+    const uint32_t c = vc_[i].count();
+    for (uint32_t k = 0; k < c; ++k) n += at(i, k).due <= now;
     return n;
   }
 
-  // Port mode: a flit reaches the port in cycle `now` on its VC (flit.vc). It can leave in
-  // now + delay(). The credit protocol guarantees room; a full FIFO means the upstream credit
-  // counter is wrong.
+  // Port mode: a flit reaches the port in cycle `now` on its VC (flit.vc), into the lane of its level
+  // (flit.priority). It can leave in now + delay(). The credit protocol guarantees room; a full FIFO
+  // means the upstream credit counter is wrong.
   void accept(const Flit& f, uint64_t now) {
     TORX_MODEL_CHECK(f.vc < vcs_, "flit arrived on a VC the input port does not have");
-    InputVc& r = vc_[f.vc];
+    TORX_MODEL_CHECK(f.priority < lanes_, "flit of a priority level the router does not have");
+    const int i = f.vc * lanes_ + f.priority;
+    InputVc& r = vc_[i];
     TORX_MODEL_CHECK(r.count() < static_cast<uint32_t>(depth_), "input buffer overflow: upstream credit counter out of step");
-    Flit& g = buf_[static_cast<size_t>(f.vc) * depth_ + r.tail_slot];
+    Flit& g = buf_[static_cast<size_t>(i) * depth_ + r.tail_slot];
     copy_flit(g, f, payload_words_);
     g.due = now + delay_;
     r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1 == depth_ ? 0 : r.tail_slot + 1);
     r.publish_tail();
   }
-  // The front flit of VC v has left. Returns whether the VC is now empty.
-  bool pop(int v) {
-    InputVc& r = vc_[v];
+  // The front flit of lane i has left. Returns whether the lane is now empty.
+  bool pop(int i) {
+    InputVc& r = vc_[i];
     r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
     r.advance_head();
     return r.head_q == r.tail_acquire();
@@ -150,18 +165,29 @@ class InputUnit {
   // The buffer as a link's far end, for the block with scheduler id `block`; a write sets `bit` in
   // `*occupied` if given.
   FlitSink sink(uint32_t block, NetworkCounters* counters, uint64_t* occupied = nullptr, uint64_t bit = 0) {
-    return FlitSink{vc_,   buf_,     static_cast<uint32_t>(depth_), static_cast<uint32_t>(vcs_), block, delay_,
-                    counters, occupied, bit};
+    FlitSink s;
+    s.regs = vc_;
+    s.ram = buf_;
+    s.depth = static_cast<uint32_t>(depth_);
+    s.vcs = static_cast<uint32_t>(vcs_);
+    s.lanes = static_cast<uint32_t>(lanes_);
+    s.block = block;
+    s.delay = delay_;
+    s.counters = counters;
+    s.occupied = occupied;
+    s.occupied_bit = bit;
+    return s;
   }
-  // Whether every VC is empty (flits on the wire or in the pipeline count as entries).
+  // Whether every lane is empty (flits on the wire or in the pipeline count as entries).
   bool empty() const {
-    for (int v = 0; v < vcs_; ++v)
-      if (vc_[v].count()) return false;
+    for (int i = 0; i < lanes(); ++i)
+      if (vc_[i].count()) return false;
     return true;
   }
 
  private:
   int vcs_ = 0;
+  int lanes_ = 1;
   int depth_ = 0;
   uint32_t delay_ = 0;
   uint32_t payload_words_ = kMaxFlitWords;

@@ -72,33 +72,38 @@ class Link {
   // --- transmitter (upstream) side ---------------------------------------------------------------
   // Sends a copy of `f` on VC `vc` of this link into slot `slot` of the receiving VC's FIFO (the
   // sender's mirror of the FIFO's write pointer, OutputVc::tail_slot; checked).
-  // `lane`: the sender's lane (scheduler.hpp).
+  // `lane`: the sender's lane (scheduler.hpp). The flit goes into the receiver's buffer lane of its VC
+  // and priority level (f.priority), at `slot`, the sender's mirror of that lane's write pointer.
   void send_flit(uint64_t now, int lane, const Flit& f, uint8_t vc, uint16_t slot) {
-    Flit& g = slot_ref(vc, slot);
+    const uint32_t li = lane_of(vc, f.priority);
+    Flit& g = slot_ref(li, slot);
     copy_flit(g, f, payload_words_);
-    finish(now, lane, g, vc);
+    finish(now, lane, g, vc, li);
   }
-  // Builds the flit in place in the receiver's buffer: fill(Flit&) writes sideband and payload.
+  // Builds the flit in place in the receiver's buffer: fill(Flit&) writes sideband and payload (its
+  // priority must be `priority`).
   template <class Fill>
-  void send_flit_with(uint64_t now, int lane, uint8_t vc, uint16_t slot, Fill&& fill) {
-    Flit& g = slot_ref(vc, slot);
+  void send_flit_with(uint64_t now, int lane, uint8_t vc, uint8_t priority, uint16_t slot, Fill&& fill) {
+    const uint32_t li = lane_of(vc, priority);
+    Flit& g = slot_ref(li, slot);
     fill(g);
-    finish(now, lane, g, vc);
+    finish(now, lane, g, vc, li);
   }
   // The write pointer that follows `slot` in the receiving buffer (for the sender's mirror).
   uint16_t next_slot(uint16_t slot) const { return static_cast<uint16_t>(slot + 1u == sink_.depth ? 0 : slot + 1); }
-  // For tests that play a sender without a mirror: the receiving VC's current write pointer.
-  uint16_t tail_slot(uint8_t vc) const { return sink_.regs[vc].tail_slot; }
+  // For tests that play a sender without a mirror: the receiving lane's current write pointer.
+  uint16_t tail_slot(uint8_t vc, uint8_t priority = 0) const { return sink_.regs[lane_of(vc, priority)].tail_slot; }
   bool credit_ready(uint64_t now) const { return credits_.ready(now); }
   // Prefetch hints for a router about to evaluate (Clocked::prefetch).
   void prefetch_flit_path() const { __builtin_prefetch(this); }
   void prefetch_credit_path() const { __builtin_prefetch(&credits_); }
   // The receiving VC's register line and the slot the next flit goes into (for a flit about to be
   // sent on vc into `slot`). Reads only this link's first line, which stage 2 fetched.
-  void prefetch_sink(uint8_t vc, uint16_t slot) const {
-    if (vc >= sink_.vcs) return;
-    __builtin_prefetch(&sink_.regs[vc], 1);
-    __builtin_prefetch(&sink_.ram[static_cast<size_t>(vc) * sink_.depth + slot], 1);
+  void prefetch_sink(uint8_t vc, uint16_t slot, uint8_t priority = 0) const {
+    if (vc >= sink_.vcs || priority >= sink_.lanes) return;
+    const uint32_t li = vc * sink_.lanes + priority;
+    __builtin_prefetch(&sink_.regs[li], 1);
+    __builtin_prefetch(&sink_.ram[static_cast<size_t>(li) * sink_.depth + slot], 1);
   }
   // The sender's credit bit (LinkEnd::mask) may be set by the receiver's lane while the sender's
   // lane clears it: both sides use atomic read-modify-writes, and the sender clears the bit first
@@ -146,19 +151,23 @@ class Link {
   void set_observer(FlitObserver* o) { observer_ = o; }
 
  private:
-  // The receiving VC's next free slot. The credit protocol guarantees one; a full FIFO (or a write
-  // pointer mirror out of step) means the sender's counters are wrong, a model bug.
-  Flit& slot_ref(uint8_t vc, uint16_t slot) {
+  uint32_t lane_of(uint8_t vc, uint8_t priority) const {
     TORX_MODEL_CHECK(vc < sink_.vcs, "flit sent on a VC the input port does not have");
-    const InputVc& r = sink_.regs[vc];
+    TORX_MODEL_CHECK(priority < sink_.lanes, "flit of a priority level the receiver does not have");
+    return vc * sink_.lanes + priority;
+  }
+  // The receiving lane's next free slot. The credit protocol guarantees one; a full FIFO (or a write
+  // pointer mirror out of step) means the sender's counters are wrong, a model bug.
+  Flit& slot_ref(uint32_t li, uint16_t slot) {
+    const InputVc& r = sink_.regs[li];
     TORX_MODEL_CHECK(r.tail - r.head_acquire() < sink_.depth, "input buffer overflow: upstream credit counter out of step");
     TORX_MODEL_CHECK(r.tail_slot == slot, "sender's write pointer mirror out of step");
-    return sink_.ram[static_cast<size_t>(vc) * sink_.depth + slot];
+    return sink_.ram[static_cast<size_t>(li) * sink_.depth + slot];
   }
-  void finish(uint64_t now, int lane, Flit& g, uint8_t vc) {
+  void finish(uint64_t now, int lane, Flit& g, uint8_t vc, uint32_t li) {
     g.vc = vc;
     g.due = now + due_offset_;
-    InputVc& r = sink_.regs[vc];
+    InputVc& r = sink_.regs[li];
     r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1u == sink_.depth ? 0 : r.tail_slot + 1);
     r.publish_tail();  // after the slot is written (release: a reader that sees the count sees the flit)
     if (sink_.occupied) {

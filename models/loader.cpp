@@ -11,9 +11,6 @@
 namespace torx::model {
 
 void validate_cycle_options(const CycleOptions& opt) {
-  if (opt.sync == sw::SyncMode::kPriority)
-    throw sw::InputError(fmt::format("synchronization '{}' is not available in the cycle model yet",
-                                     sw::sync_mode_name(opt.sync)));
   if (opt.cost.block_bytes == 0) throw sw::InputError("a block must have at least 1 byte");
   if (opt.cost.block_bytes > kMaxBlockBytes)
     throw sw::InputError(fmt::format("the cycle model takes blocks of up to {} bytes", kMaxBlockBytes));
@@ -55,12 +52,16 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
   }
   sw::NetworkParams params = opt_.params;
   params.order_classes = routing_.order_classes;
+  // Priority lanes only under --sync priority; every other mode runs the plain router.
+  if (opt_.sync != sw::SyncMode::kPriority) params.priority_levels = 1;
   sw::validate(params, topo_);
+  sw::validate_priority(params, topo_);
 
   ProgramOptions po;
   po.cost = opt_.cost;
   po.sync = opt_.sync;
   po.ports = ports;
+  po.priority_levels = params.priority_levels;
   program_ = std::make_unique<Program>(schedule, topo_, *space_, po);
   memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed);
   const uint32_t steps = program_->steps();
@@ -86,6 +87,8 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
     nc.null_ts = params.null_ts < 0 ? opt_.cost.ts_cycles : static_cast<uint64_t>(params.null_ts);
     nc.injection_depth = params.buffer_depth;
     nc.ejection_depth = params.buffer_depth;
+    nc.priority_levels = params.priority_levels;
+    nc.priority_reserve = params.priority_reserve;
     return std::make_unique<NetworkInterface>(nc, *program_, memory_.get(), &stats_, counters, sched);
   };
   fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), endpoints, routers);
@@ -193,6 +196,9 @@ CycleResult CycleNetwork::result() const {
     c.sync_wait_cycles += s.wait_cycles;
   }
   c.software_barriers = program_->software_barrier_steps().size();
+  c.priority_levels = static_cast<uint64_t>(f.spec().params.priority_levels);
+  c.preemptions = f.preemptions();
+  c.preempted_cycles = f.preempted_cycles();
   return c;
 }
 

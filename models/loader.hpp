@@ -81,6 +81,9 @@ struct CycleResult {
   uint64_t null_flit_hops = 0;          // their flits' hops between routers
   uint64_t sync_wait_cycles = 0;        // node-cycles spent waiting for a barrier or a signal
   uint64_t software_barriers = 0;       // software barrier episodes (--sync software)
+  uint64_t priority_levels = 1;         // levels the routers ran with (1 unless --sync priority)
+  uint64_t preemptions = 0;             // output-VC takeovers by a higher level
+  uint64_t preempted_cycles = 0;        // worm-cycles spent preempted (on a stack)
   double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
   double run_seconds = 0;               // simulating it, up to the last block stored
 };

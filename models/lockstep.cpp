@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 
 namespace torx::model {
@@ -25,6 +27,8 @@ void LockstepCoverage::merge(const LockstepCoverage& o) {
   va_groups += o.va_groups;
   va_wraps += o.va_wraps;
   for (int i = 0; i < 8; ++i) class_vcs_used[i] += o.class_vcs_used[i];
+  output_vcs_preempted += o.output_vcs_preempted;
+  output_vcs_nested += o.output_vcs_nested;
 }
 
 std::string LockstepCoverage::describe() const {
@@ -33,9 +37,12 @@ std::string LockstepCoverage::describe() const {
     if (class_vcs_used[i]) classes += fmt::format("{}class {}: {}", classes.empty() ? "" : ", ", i, class_vcs_used[i]);
   return fmt::format(
       "input VCs full {}/{}, heads waited for a VC {}/{}; output VCs used {}/{} ({}), out of credits {}/{}; "
-      "arbiter wraps: switch input {}/{}, switch output {}/{}, VC allocator {}/{}; {} blocked VC-cycles",
+      "arbiter wraps: switch input {}/{}, switch output {}/{}, VC allocator {}/{}; {} blocked VC-cycles{}",
       input_vcs_full, input_vcs, input_vcs_waited, input_vcs, output_vcs_used, output_vcs, classes.empty() ? "none" : classes,
-      output_vcs_no_credit, output_vcs, sa_in_wraps, input_ports, sa_out_wraps, output_ports, va_wraps, va_groups, blocked);
+      output_vcs_no_credit, output_vcs, sa_in_wraps, input_ports, sa_out_wraps, output_ports, va_wraps, va_groups, blocked,
+      output_vcs_preempted ? fmt::format("; output VCs preempted {}/{}, nested {}", output_vcs_preempted, output_vcs,
+                                         output_vcs_nested)
+                           : "");
 }
 
 LockstepCore::LockstepCore(int router, std::vector<std::string> port_names, std::unique_ptr<RouterCore> a,
@@ -48,10 +55,12 @@ LockstepCore::LockstepCore(int router, std::vector<std::string> port_names, std:
   snap_b_.layout(s);
   prev_.layout(s);
   const size_t vcs = static_cast<size_t>(s.total_vcs());
-  ivc_full_.assign(vcs, 0);
-  ivc_waited_.assign(vcs, 0);
+  const size_t lanes = static_cast<size_t>(s.total_lanes());
+  ivc_full_.assign(lanes, 0);
+  ivc_waited_.assign(lanes, 0);
   ovc_used_.assign(vcs, 0);
   ovc_dry_.assign(vcs, 0);
+  ovc_preempted_.assign(vcs, 0);
   in_wrap_.assign(static_cast<size_t>(s.ports()), 0);
   out_wrap_.assign(static_cast<size_t>(s.ports()), 0);
   va_wrap_.assign(prev_.fields[RouterSnapshot::kVaRr].values.size(), 0);
@@ -88,10 +97,14 @@ void LockstepCore::cycle(uint64_t now, const PortWires* in, PortWires* out) {
   const auto& v = [&](size_t f) -> const std::vector<int64_t>& { return snap_a_.fields[f].values; };
   const auto& pv = [&](size_t f) -> const std::vector<int64_t>& { return prev_.fields[f].values; };
   for (size_t i = 0; i < ivc_full_.size(); ++i) {
-    ivc_full_[i] |= v(RouterSnapshot::kIvcCount)[i] >= s.buffer_depth;
+    ivc_full_[i] |= v(RouterSnapshot::kIvcCount)[i] >= s.buffer_depth - (s.priority_levels - 1) * s.priority_reserve;
     ivc_waited_[i] |= v(RouterSnapshot::kIvcState)[i] == 1;
+  }
+  for (size_t i = 0; i < ovc_used_.size(); ++i) {
     ovc_used_[i] |= v(RouterSnapshot::kOvcOwner)[i] >= 0;
     ovc_dry_[i] |= v(RouterSnapshot::kOvcCredits)[i] == 0;
+    const int64_t depth = v(RouterSnapshot::kOvcDepth)[i];
+    if (depth > 0) ovc_preempted_[i] = std::max<uint8_t>(ovc_preempted_[i], static_cast<uint8_t>(depth));
   }
   for (size_t p = 0; p < in_wrap_.size(); ++p) {
     in_wrap_[p] |= v(RouterSnapshot::kSaInRr)[p] < pv(RouterSnapshot::kSaInRr)[p];
@@ -104,17 +117,23 @@ void LockstepCore::cycle(uint64_t now, const PortWires* in, PortWires* out) {
 const LockstepCoverage& LockstepCore::coverage() const {
   const RouterShape& s = a_->shape();
   LockstepCoverage& c = cov_;
-  c.input_vcs = c.output_vcs = ivc_full_.size();
+  c.input_vcs = ivc_full_.size();
+  c.output_vcs = ovc_used_.size();
   c.input_ports = c.output_ports = in_wrap_.size();
   c.va_groups = va_wrap_.size();
   c.input_vcs_full = c.input_vcs_waited = c.output_vcs_used = c.output_vcs_no_credit = 0;
   c.sa_in_wraps = c.sa_out_wraps = c.va_wraps = 0;
   for (auto& x : c.class_vcs_used) x = 0;
+  c.output_vcs_preempted = c.output_vcs_nested = 0;
   for (size_t i = 0; i < ivc_full_.size(); ++i) {
     c.input_vcs_full += ivc_full_[i];
     c.input_vcs_waited += ivc_waited_[i];
+  }
+  for (size_t i = 0; i < ovc_used_.size(); ++i) {
     c.output_vcs_used += ovc_used_[i];
     c.output_vcs_no_credit += ovc_dry_[i];
+    c.output_vcs_preempted += ovc_preempted_[i] >= 1;
+    c.output_vcs_nested += ovc_preempted_[i] >= 2;
   }
   for (int o = 0; o < s.network_ports(); ++o)
     for (int k = 0; k < s.network_vcs(); ++k) {

@@ -49,6 +49,7 @@ struct LockstepCoverage {
   uint64_t input_ports = 0, sa_in_wraps = 0;     // input-stage pointer came back to a lower VC
   uint64_t va_groups = 0, va_wraps = 0;          // VC allocator pointers that wrapped
   uint64_t class_vcs_used[8] = {};               // output VCs used per VC class (dateline 0/1, order)
+  uint64_t output_vcs_preempted = 0, output_vcs_nested = 0;  // preempted once; twice at a time (priority)
   void merge(const LockstepCoverage& o);
   std::string describe() const;
 };
@@ -79,7 +80,7 @@ class LockstepCore final : public RouterCore {
   std::vector<PortWires> out_b_;
   RouterSnapshot snap_a_, snap_b_, prev_;
   // Coverage flags per input VC / output VC / port / (port, class); summed in coverage().
-  std::vector<uint8_t> ivc_full_, ivc_waited_, ovc_used_, ovc_dry_, in_wrap_, out_wrap_, va_wrap_;
+  std::vector<uint8_t> ivc_full_, ivc_waited_, ovc_used_, ovc_dry_, ovc_preempted_, in_wrap_, out_wrap_, va_wrap_;
   mutable LockstepCoverage cov_;
 };
 

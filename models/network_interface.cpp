@@ -34,14 +34,17 @@ NetworkInterface::NetworkInterface(const NiConfig& cfg, const Program& program, 
                                    NetworkCounters* counters, Scheduler* sched)
     : cfg_(cfg), prog_(program), mem_(memory), stats_(stats), counters_(counters), sched_(sched) {
   TORX_MODEL_CHECK(cfg.cost.flit_bytes >= 1 && cfg.cost.flit_bytes <= kMaxFlitBytes, "flit width out of range");
+  const int k = cfg.priority_levels;
+  TORX_MODEL_CHECK(k >= 1 && k <= 16, "priority levels out of range");
   inj_.resize(static_cast<size_t>(cfg.channels));
-  ej_.resize(static_cast<size_t>(cfg.channels));
+  ej_.resize(static_cast<size_t>(cfg.channels) * k);
   for (InjectionChannel& c : inj_) c.credits_q = cfg.injection_depth;
-  ej_buf_.resize(ej_.size());
+  ej_buf_.resize(static_cast<size_t>(cfg.channels));
   ej_regs_.resize(ej_.size());
   ej_ram_.resize(ej_.size() * static_cast<size_t>(cfg.ejection_depth));
-  for (size_t c = 0; c < ej_.size(); ++c)
-    ej_buf_[c].configure(&ej_regs_[c], &ej_ram_[c * cfg.ejection_depth], 1, cfg.ejection_depth, kMaxFlitWords);
+  for (size_t c = 0; c < ej_buf_.size(); ++c)
+    ej_buf_[c].configure(&ej_regs_[c * k], &ej_ram_[c * k * cfg.ejection_depth], 1, cfg.ejection_depth, kMaxFlitWords,
+                         0, k);
   next_send_ = prog_.sends_begin(cfg.node);
   sends_end_ = prog_.sends_end(cfg.node);
   recv_done_.assign(prog_.receives(cfg.node), 0);
@@ -92,18 +95,21 @@ uint32_t NetworkInterface::flits_left(uint32_t m) const {
 }
 
 void NetworkInterface::evaluate(uint64_t now, int lane) {
-  // 1. Ejection: store what arrives (at most one flit per channel and cycle), return the slot's
-  // credit at once.
-  for (size_t c = 0; c < ej_.size(); ++c) {
+  // 1. Ejection: store what arrives (at most one flit per channel and cycle, in the lane of its
+  // level), return the slot's credit at once.
+  for (size_t c = 0; c < ej_buf_.size(); ++c) {
     InputUnit& buf = ej_buf_[c];
-    if (buf.vc(0).count() == 0) continue;
-    const Flit& f = buf.front(0);
-    if (f.due > now) continue;
-    eject(now, ej_[c], f);
-    buf.pop(0);
-    ej_[c].link->send_credit(now, lane, Credit{0});
-    ++counters_[lane].flit_moves;
-    ++counters_[lane].flits_ejected;
+    for (int q = 0; q < buf.lanes(); ++q) {
+      if (buf.vc(q).count() == 0) continue;
+      const Flit& f = buf.front(q);
+      if (f.due > now) continue;
+      EjectionChannel& e = ej_[c * buf.lanes() + q];
+      eject(now, e, f);
+      buf.pop(q);
+      e.link->send_credit(now, lane, Credit{0});
+      ++counters_[lane].flit_moves;
+      ++counters_[lane].flits_ejected;
+    }
   }
   // 2. Credits from the router's injection buffers, usable in this cycle.
   for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) {
@@ -130,14 +136,16 @@ void NetworkInterface::evaluate(uint64_t now, int lane) {
       if (now < c.head_cycle) continue;
       c.state_d = ChState::kStreaming;
     }
-    if (c.credits_q + c.credit_delta <= 0) {
-      ++stats_->injection_stall_cycles;
+    const uint8_t level = c.null ? 0 : prog_.message(c.msg).level;
+    if (c.credits_q + c.credit_delta <= (cfg_.priority_levels - 1 - level) * cfg_.priority_reserve) {
+      ++stats_->injection_stall_cycles;  // no credit above the throttle's reserve for its level
       continue;
     }
+    uint16_t& slot = c.tail_slot[level];
     if (c.null) {
       // A null message: one flit, no payload, its signal id after the message ids.
       const SignalRecord& sg = prog_.signal(c.msg - prog_.messages());
-      c.link->send_flit_with(now, lane, 0, c.tail_slot, [&](Flit& f) {
+      c.link->send_flit_with(now, lane, 0, 0, slot, [&](Flit& f) {
         f.msg = c.msg;
         f.seq = 0;
         f.kind = kFlitHead | kFlitTail;
@@ -147,7 +155,7 @@ void NetworkInterface::evaluate(uint64_t now, int lane) {
         f.priority = 0;
         std::memset(f.payload, 0, sizeof(f.payload));
       });
-      c.tail_slot = c.link->next_slot(c.tail_slot);
+      slot = c.link->next_slot(slot);
       --c.credit_delta;
       ++counters_[lane].flit_moves;
       ++counters_[lane].flits_injected;
@@ -158,8 +166,8 @@ void NetworkInterface::evaluate(uint64_t now, int lane) {
     }
     const MessageRecord& r = prog_.message(c.msg);
     const bool tail = c.next_flit + 1 == r.flits;
-    c.link->send_flit_with(now, lane, 0, c.tail_slot, [&](Flit& f) { pack(c, r, tail, f); });
-    c.tail_slot = c.link->next_slot(c.tail_slot);
+    c.link->send_flit_with(now, lane, 0, level, slot, [&](Flit& f) { pack(c, r, tail, f); });
+    slot = c.link->next_slot(slot);
     --c.credit_delta;
     ++c.next_flit;
     ++counters_[lane].flit_moves;
@@ -184,7 +192,8 @@ void NetworkInterface::prefetch(int stage) const {
   }
   if (stage == 2) {
     for (size_t c = 0; c < ej_buf_.size(); ++c)
-      if (ej_regs_[c].count() != 0) __builtin_prefetch(&ej_buf_[c].front(0));
+      for (int q = 0; q < ej_buf_[c].lanes(); ++q)
+        if (ej_buf_[c].vc(q).count() != 0) __builtin_prefetch(&ej_buf_[c].front(q));
     for (const InjectionChannel& c : inj_)
       if (c.state_q != ChState::kIdle) c.link->prefetch_flit_path();
     return;
@@ -195,7 +204,10 @@ void NetworkInterface::prefetch(int stage) const {
   // being evicted before use on large networks).
   for (const InjectionChannel& c : inj_)
     if (c.state_q != ChState::kIdle) {
-      if (c.state_q == ChState::kStreaming) c.link->prefetch_sink(0, c.tail_slot);
+      if (c.state_q == ChState::kStreaming && !c.null) {
+        const uint8_t q = prog_.message(c.msg).level;
+        c.link->prefetch_sink(0, c.tail_slot[q], q);
+      }
       if (c.src) __builtin_prefetch(c.src + c.offset, 1);
     }
   for (const EjectionChannel& e : ej_)
@@ -220,8 +232,8 @@ void NetworkInterface::pack(InjectionChannel& c, const MessageRecord& r, bool ta
     f.dest = r.dst;
     f.start_dim = sm.route.start_dim;
     f.neg_mask = sm.route.neg_mask;
-    f.priority = sm.priority;
   }
+  f.priority = r.level;  // every flit: routers keep the levels' lanes apart
   uint8_t* out = reinterpret_cast<uint8_t*>(f.payload);
   const uint32_t fb = cfg_.cost.flit_bytes, bb = cfg_.cost.block_bytes;
   uint32_t filled = 0;

@@ -51,6 +51,8 @@ struct NiConfig {
   uint64_t null_ts = 100;      // startup of a null message (local and software synchronization)
   int injection_depth = 8;     // the router's injection buffer: the channel's initial credits
   int ejection_depth = 8;      // this interface's ejection buffer (the router's credits for it)
+  int priority_levels = 1;     // lanes per buffer, throttle (docs/priority.md); messages carry their level
+  int priority_reserve = 1;
 };
 
 class NetworkInterface final : public Endpoint {
@@ -63,7 +65,7 @@ class NetworkInterface final : public Endpoint {
   int channels() const override { return static_cast<int>(inj_.size()); }
   void connect_injection(int ch, Link* link) override { inj_[ch].link = link; }
   void connect_ejection(int ch, Link* link) override {
-    ej_[ch].link = link;
+    for (int q = 0; q < cfg_.priority_levels; ++q) ej_[static_cast<size_t>(ch) * cfg_.priority_levels + q].link = link;
     link->attach(ej_buf_[ch].sink(clock_id(), nullptr));
   }
   LinkEnd credit_end(int c) override { return LinkEnd{clock_id(), &credit_mask_, uint64_t{1} << c}; }
@@ -109,7 +111,7 @@ class NetworkInterface final : public Endpoint {
     uint64_t head_cycle = 0;        // issue cycle + t_s
     int32_t credits_q = 0;
     int32_t credit_delta = 0;
-    uint16_t tail_slot = 0;         // mirror of the router's injection FIFO write pointer
+    uint16_t tail_slot[16] = {};    // per level: mirror of the router's injection lane write pointer
     std::vector<sw::BlockId> blocks;  // the message's blocks (packetizer)
     size_t block = 0;
     uint32_t offset = 0;
@@ -166,8 +168,9 @@ class NetworkInterface final : public Endpoint {
   NetworkCounters* counters_;
   Scheduler* sched_;
   std::vector<InjectionChannel> inj_;
-  std::vector<EjectionChannel> ej_;
-  // Ejection buffers: one single-VC FIFO per ejection channel, written by the ejection link.
+  std::vector<EjectionChannel> ej_;  // per ejection channel and priority level
+  // Ejection buffers: one single-VC buffer per ejection channel (a lane per level), written by the
+  // ejection link.
   std::vector<InputUnit> ej_buf_;
   std::vector<InputVc> ej_regs_;
   std::vector<Flit> ej_ram_;

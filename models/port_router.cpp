@@ -21,6 +21,8 @@ std::unique_ptr<RouterCore> CppRouterFactory::make(sw::NodeId v, const RouterSha
   cfg.buffer_depth = shape.buffer_depth;
   cfg.pipeline = shape.pipeline;
   cfg.payload_words = shape.payload_words;
+  cfg.priority_levels = shape.priority_levels;
+  cfg.priority_reserve = shape.priority_reserve;
   return std::make_unique<RouterPortCore>(cfg, image, topo);
 }
 
@@ -30,20 +32,21 @@ PortRouter::PortRouter(sw::NodeId node, const std::string& name, std::unique_ptr
   set_self_waking(true);
   set_name(name);
   const int n = shape_.ports();
-  const int total = shape_.total_vcs();
+  const int k = shape_.priority_levels;
+  const int lanes = shape_.total_lanes();
   const int depth = shape_.buffer_depth;
   in_link_.assign(static_cast<size_t>(n), nullptr);
   out_link_.assign(static_cast<size_t>(n), nullptr);
-  stage_regs_.resize(static_cast<size_t>(total));
-  stage_ram_.resize(static_cast<size_t>(total) * depth);
+  stage_regs_.resize(static_cast<size_t>(lanes));
+  stage_ram_.resize(static_cast<size_t>(lanes) * depth);
   stage_.resize(static_cast<size_t>(n));
   for (int p = 0; p < n; ++p) {
-    const int f = shape_.first_vc(p);
+    const int f = shape_.first_vc(p) * k;
     stage_[p].configure(&stage_regs_[f], &stage_ram_[static_cast<size_t>(f) * depth], shape_.vcs(p), depth,
-                        shape_.payload_words, 0);
+                        shape_.payload_words, 0, k);
   }
-  out_tail_.assign(static_cast<size_t>(total), 0);
-  shadow_.resize(static_cast<size_t>(total));
+  out_tail_.assign(static_cast<size_t>(lanes), 0);
+  shadow_.resize(static_cast<size_t>(lanes));
   for (Shadow& s : shadow_) s.ids.assign(static_cast<size_t>(depth), 0);
   in_.resize(static_cast<size_t>(n));
   out_.resize(static_cast<size_t>(n));
@@ -66,13 +69,13 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     w.flit_valid = false;
     w.credit_valid = false;
     InputUnit& st = stage_[p];
-    for (int v = 0; v < st.vcs(); ++v) {
+    for (int v = 0; v < st.lanes(); ++v) {
       if (st.vc(v).count() == 0 || st.front(v).due > now) continue;
       TORX_MODEL_CHECK(st.front(v).due == now, "a flit reached a port-level router after its arrival cycle");
       TORX_MODEL_CHECK(!w.flit_valid, "two flits on one link in one cycle");
       w.flit_valid = true;
       copy_flit(w.flit, st.front(v), shape_.payload_words);
-      Shadow& sh = shadow_[static_cast<size_t>(shape_.first_vc(p) + v)];
+      Shadow& sh = shadow_[static_cast<size_t>(shape_.first_vc(p) * shape_.priority_levels + v)];
       TORX_MODEL_CHECK(sh.count < sh.ids.size(), "more flits inside a router than its buffer holds");
       sh.ids[(sh.head + sh.count++) % sh.ids.size()] = uint64_t{w.flit.msg} << 32 | w.flit.seq;
       st.pop(v);
@@ -91,13 +94,18 @@ void PortRouter::evaluate(uint64_t now, int lane) {
   core_->cycle(now, in_.data(), out_.data());
 
   // Output wires onto the links.
+  const int k = shape_.priority_levels;
+  uint64_t left[64];  // the flits that left in this cycle (msg << 32 | seq): which lanes they left
+  int nleft = 0;
   for (int o = 0; o < n; ++o) {
     const PortWires& w = out_[o];
     if (!w.flit_valid) continue;
     Link* l = out_link_[o];
     TORX_MODEL_CHECK(l != nullptr, "a router sent a flit to an output without a link");
     TORX_MODEL_CHECK(w.flit.vc < shape_.vcs(o), "a router sent a flit on a VC its output does not have");
-    uint16_t& slot = out_tail_[static_cast<size_t>(shape_.first_vc(o) + w.flit.vc)];
+    TORX_MODEL_CHECK(w.flit.priority < k, "a router sent a flit of a level it does not have");
+    left[nleft++] = uint64_t{w.flit.msg} << 32 | w.flit.seq;
+    uint16_t& slot = out_tail_[static_cast<size_t>((shape_.first_vc(o) + w.flit.vc) * k + w.flit.priority)];
     l->send_flit(now, lane, w.flit, w.flit.vc, slot);
     slot = l->next_slot(slot);
     ++counters_[lane].flit_moves;
@@ -109,16 +117,27 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     if (!w.credit_valid) continue;
     TORX_MODEL_CHECK(w.credit_vc < shape_.vcs(p), "a router returned a credit for a VC its input does not have");
     const int v = w.credit_vc;
-    Shadow& sh = shadow_[static_cast<size_t>(shape_.first_vc(p) + v)];
-    TORX_MODEL_CHECK(sh.count > 0, "a router returned a credit for an empty buffer");
+    // The lane of VC v whose front flit left in this cycle (one flit per input port and cycle).
+    Shadow* found = nullptr;
+    int lane = 0;
+    for (int q = 0; q < k && !found; ++q) {
+      Shadow& c = shadow_[static_cast<size_t>((shape_.first_vc(p) + v) * k + q)];
+      for (int i = 0; i < nleft && !found; ++i)
+        if (c.count && c.ids[c.head] == left[i]) {
+          found = &c;
+          lane = v * k + q;
+        }
+    }
+    TORX_MODEL_CHECK(found != nullptr, "a router returned a credit for a buffer no flit left");
+    Shadow& sh = *found;
     if (p < np) {
-      // Occupancy as the C++ router counts it (router.cpp): entries before the departure, counting
-      // flits on the link, but not one sent in this very cycle.
+      // Occupancy as the C++ router counts it (router.cpp): entries of the lane before the departure,
+      // counting flits on the link, but not one sent in this very cycle.
       const InputUnit& st = stage_[p];
-      const uint32_t staged = st.vc(v).count();
+      const uint32_t staged = st.vc(lane).count();
       uint32_t before = staged + sh.count;
       if (before > max_occupancy_ && before > 1 && staged > 0 &&
-          st.at(v, staged - 1).due >= now + in_link_[p]->due_offset())
+          st.at(lane, staged - 1).due >= now + in_link_[p]->due_offset())
         --before;
       if (before > max_occupancy_) max_occupancy_ = before;
     }
@@ -133,7 +152,8 @@ void PortRouter::evaluate(uint64_t now, int lane) {
 }
 
 std::string PortRouter::wait_reason(const RouterSnapshot& s, int port, int vc) const {
-  const int i = shape_.first_vc(port) + vc;
+  const int k = shape_.priority_levels;
+  const int i = shape_.first_vc(port) * k + vc;  // vc: a lane of the port
   const auto field = [&](size_t f, int k) { return s.fields[f].values[static_cast<size_t>(k)]; };
   const int64_t state = field(RouterSnapshot::kIvcState, i);
   if (state == 0) return "head waiting for route computation (or still in the input pipeline)";
@@ -143,21 +163,23 @@ std::string PortRouter::wait_reason(const RouterSnapshot& s, int port, int vc) c
     const int n = shape_.vcs(o) == 1 ? 1 : shape_.vcs_per_class;
     const int base = shape_.vcs(o) == 1 ? 0 : cls * shape_.vcs_per_class;
     std::string owners;
-    for (int k = 0; k < n; ++k) {
-      const int64_t own = field(RouterSnapshot::kOvcOwner, shape_.first_vc(o) + base + k);
+    for (int j = 0; j < n; ++j) {
+      const int64_t own = field(RouterSnapshot::kOvcOwner, shape_.first_vc(o) + base + j);
       if (own < 0) continue;
       int op = 0;
-      while (op + 1 < shape_.ports() && shape_.first_vc(op + 1) <= own) ++op;
+      while (op + 1 < shape_.ports() && shape_.first_vc(op + 1) * k <= own) ++op;
       const Shadow& sh = shadow_[static_cast<size_t>(own)];
       const std::string who = sh.count ? fmt::format("message {}", sh.ids[sh.head] >> 32) : "a worm";
-      owners += fmt::format("{}VC {} held by {} (from input {})", owners.empty() ? "" : ", ", base + k, who,
+      owners += fmt::format("{}VC {} held by {} (from input {})", owners.empty() ? "" : ", ", base + j, who,
                             port_name(op, true));
     }
     return fmt::format("head waiting for a free VC of class {} on output {}{}", cls, port_name(o, false),
                        owners.empty() ? "" : ": " + owners);
   }
   const int ov = static_cast<int>(field(RouterSnapshot::kIvcOutVc, i));
-  if (field(RouterSnapshot::kOvcCredits, shape_.first_vc(o) + ov) <= 0)
+  if (field(RouterSnapshot::kOvcOwner, shape_.first_vc(o) + ov) != i)
+    return fmt::format("preempted on output {} VC {} by a worm of a higher priority", port_name(o, false), ov);
+  if (field(RouterSnapshot::kOvcCredits, shape_.first_vc(o) + ov) <= (k - 1 - vc % k) * shape_.priority_reserve)
     return fmt::format("waiting for a credit on output {} VC {} (the downstream buffer is full)", port_name(o, false), ov);
   return fmt::format("waiting for the switch to output {} VC {}", port_name(o, false), ov);
 }
@@ -167,8 +189,8 @@ void PortRouter::visit_flits(uint64_t now, const FlitVisitor& visit) const {
   core_->snapshot(snap);
   for (int p = 0; p < shape_.ports(); ++p) {
     const InputUnit& st = stage_[p];
-    for (int v = 0; v < st.vcs(); ++v) {
-      const Shadow& sh = shadow_[static_cast<size_t>(shape_.first_vc(p) + v)];
+    for (int v = 0; v < st.lanes(); ++v) {
+      const Shadow& sh = shadow_[static_cast<size_t>(shape_.first_vc(p) * shape_.priority_levels + v)];
       Flit f;
       for (uint32_t i = 0; i < sh.count; ++i) {
         const uint64_t id = sh.ids[(sh.head + i) % sh.ids.size()];

@@ -67,6 +67,23 @@ Program::Program(const sw::Schedule& schedule, const sw::Topology& topo, const s
     recv_steps_[rfill[r.dst]] = r.step;  // ascending
     recvs_[rfill[r.dst]++] = id;
   }
+  // Priority levels (docs/priority.md, property 6): the distinct priorities used, highest first, get
+  // levels K-1, K-2, ...; with more of them than levels, the i-th highest of n gets
+  // K - 1 - floor(i K / n), so an earlier phase never gets a lower level than a later one.
+  if (opt.sync == sw::SyncMode::kPriority) {
+    std::vector<uint8_t> used;
+    for (uint32_t id = 0; id < msgs_.size(); ++id) used.push_back(schedule_message(id).priority);
+    std::sort(used.begin(), used.end(), std::greater<>());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    priorities_used_ = static_cast<uint32_t>(used.size());
+    const int k = opt.priority_levels;
+    const int64_t n = static_cast<int64_t>(used.size());
+    std::vector<uint8_t> level_of(256, 0);
+    for (int64_t i = 0; i < n; ++i)
+      level_of[used[static_cast<size_t>(i)]] =
+          static_cast<uint8_t>(n <= k ? k - 1 - i : k - 1 - (i * k) / n);
+    for (uint32_t id = 0; id < msgs_.size(); ++id) msgs_[id].level = level_of[schedule_message(id).priority];
+  }
   plan_signals(schedule, topo);
 }
 

@@ -27,6 +27,7 @@ struct MessageRecord {
   uint32_t flits = 1;      // ceil(bytes / flit_bytes), at least 1 (a null message is one flit)
   uint16_t hops = 0;       // network links on its route
   uint8_t channel = 0;     // injection channel at the source (all-port: its first link's port)
+  uint8_t level = 0;       // priority level (--sync priority; docs/priority.md, property 6), else 0
 };
 
 // A null message: a one-flit worm on the data network that carries no block, only the fact that it
@@ -45,6 +46,7 @@ struct ProgramOptions {
   sw::CostModel cost;
   sw::SyncMode sync = sw::SyncMode::kBarrier;  // how the schedule's marked boundaries are honoured
   sw::PortModel ports = sw::PortModel::kOne;
+  int priority_levels = 1;                     // routers' levels under --sync priority
 };
 
 class Program {
@@ -97,6 +99,8 @@ class Program {
   }
   // Pairs and local waits the local-synchronization plan found (reports, tests).
   uint32_t local_waits() const { return local_waits_; }
+  // Distinct priorities of the schedule's messages (--sync priority maps them onto the levels).
+  uint32_t priorities_used() const { return priorities_used_; }
 
   // How many blocks message m carries.
   uint64_t message_blocks(uint32_t m) const {
@@ -118,7 +122,7 @@ class Program {
   std::vector<SignalRecord> signals_;
   std::vector<uint32_t> out_begin_, out_, in_begin_, in_;
   std::vector<uint32_t> gate_begin_, gates_, local_wait_;
-  uint32_t sw_rounds_ = 0, sw_base_ = 0, local_waits_ = 0;
+  uint32_t sw_rounds_ = 0, sw_base_ = 0, local_waits_ = 0, priorities_used_ = 0;
 
   void plan_signals(const sw::Schedule& schedule, const sw::Topology& topo);
   SignalRecord make_signal(const sw::Topology& topo, sw::NodeId src, sw::NodeId dst) const;

@@ -28,9 +28,9 @@ struct Router::LinkIo {
   }
   void send_flit(int o, const Flit& f, int ov) {
     RouterPort& op = r.port_[o];
-    OutputVc& out = r.out_vc_[op.first_vc + ov];
-    op.out_link->send_flit(now, lane, f, static_cast<uint8_t>(ov), out.tail_slot);
-    out.tail_slot = op.out_link->next_slot(out.tail_slot);
+    uint16_t& tail = r.out_tail_[(op.first_vc + ov) * r.levels_ + f.priority];
+    op.out_link->send_flit(now, lane, f, static_cast<uint8_t>(ov), tail);
+    tail = op.out_link->next_slot(tail);
   }
   void send_credit(int p, int v) { r.port_[p].in_link->send_credit(now, lane, Credit{static_cast<uint8_t>(v)}); }
   void left_buffer() {
@@ -82,29 +82,41 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
   TORX_MODEL_CHECK(nports_ <= 64, "router radix above 64 ports");
   TORX_MODEL_CHECK(shape_.network_vcs() <= 64, "more than 64 VCs per port");
   TORX_MODEL_CHECK(cfg.pipeline >= 1, "a router has at least one stage");
+  levels_ = cfg.priority_levels;
+  shape_.priority_levels = cfg.priority_levels;
+  shape_.priority_reserve = cfg.priority_reserve;
+  TORX_MODEL_CHECK(levels_ >= 1 && levels_ <= 16, "priority levels out of range");
+  TORX_MODEL_CHECK(shape_.network_vcs() * levels_ <= 64, "more than 64 lanes per port");
+  TORX_MODEL_CHECK(cfg.buffer_depth > (levels_ - 1) * cfg.priority_reserve, "the throttle leaves the lowest level no slot");
+  for (int q = 0; q < levels_; ++q) reserve_[q] = (levels_ - 1 - q) * cfg.priority_reserve;
   const int total = shape_.total_vcs();
-  TORX_MODEL_CHECK(total < kVcFree, "too many input VCs for 16-bit owner registers");
-  // Hot registers first and together (ports, VC registers), then the buffer RAM, then the views.
+  const int lanes = shape_.total_lanes();
+  TORX_MODEL_CHECK(lanes < kVcFree, "too many input lanes for 16-bit owner registers");
+  // Hot registers first and together (ports, lane registers), then the buffer RAM, then the views.
   port_ = arena.make<RouterPort>(static_cast<size_t>(nports_));
   for (int p = 0; p < nports_; ++p) {
     port_[p].first_vc = static_cast<uint16_t>(shape_.first_vc(p));
     port_[p].vcs = static_cast<uint8_t>(shape_.vcs(p));
+    port_[p].lanes = static_cast<uint8_t>(shape_.vcs(p) * levels_);
   }
-  in_vc_ = arena.make<InputVc>(static_cast<size_t>(total));
+  in_vc_ = arena.make<InputVc>(static_cast<size_t>(lanes));
   out_vc_ = arena.make<OutputVc>(static_cast<size_t>(total));
-  in_ram_ = arena.make<Flit>(static_cast<size_t>(total) * depth_);
+  out_tail_ = arena.make<uint16_t>(static_cast<size_t>(lanes));
+  stack_ = levels_ > 1 ? arena.make<uint16_t>(static_cast<size_t>(total) * (levels_ - 1)) : nullptr;
+  in_ram_ = arena.make<Flit>(static_cast<size_t>(lanes) * depth_);
   in_ = arena.make<InputUnit>(static_cast<size_t>(nports_));
   out_ = arena.make<OutputUnit>(static_cast<size_t>(nports_));
-  va_req_ = arena.make<VaRequest>(static_cast<size_t>(total));
+  va_req_ = arena.make<VaRequest>(static_cast<size_t>(lanes));
   va_ptr_ = arena.make<VaPointers>(static_cast<size_t>(nports_) * shape_.vc_classes);
   for (int p = 0; p < nports_; ++p) {
     const int f = port_[p].first_vc;
-    in_[p].configure(&in_vc_[f], &in_ram_[static_cast<size_t>(f) * depth_], port_[p].vcs, depth_, cfg.payload_words,
-                     static_cast<uint32_t>(cfg.pipeline));
-    out_[p].configure(&out_vc_[f], port_[p].vcs, depth_);
+    in_[p].configure(&in_vc_[f * levels_], &in_ram_[static_cast<size_t>(f) * levels_ * depth_], port_[p].vcs, depth_,
+                     cfg.payload_words, static_cast<uint32_t>(cfg.pipeline), levels_);
+    out_[p].configure(&out_vc_[f], port_[p].vcs, depth_, levels_, stack_ ? &stack_[f * (levels_ - 1)] : nullptr,
+                      &out_tail_[f * levels_]);
   }
   sw_alloc_.configure(port_, nports_);
-  vc_alloc_.configure(va_ptr_, shape_.vc_classes, cfg.vcs_per_class, total);
+  vc_alloc_.configure(va_ptr_, shape_.vc_classes, cfg.vcs_per_class, lanes, levels_);
 }
 
 void Router::reset() {
@@ -113,17 +125,18 @@ void Router::reset() {
     out_[p].reset();
     RouterPort& port = port_[p];
     port.request = 0;
-    port.sa_in_rr_q = port.sa_out_rr_q = port.offer_vc = port.requests = 0;
+    port.sa_in_rr_q = port.sa_out_rr_q = port.offer_vc = port.request_level = 0;
   }
   for (int i = 0; i < nports_ * shape_.vc_classes; ++i) va_ptr_[i] = VaPointers{};
   credit_mask_ = 0;
   occupied_ = 0;
   blocked_last_ = 0;
+  preempted_now_ = 0;
   awake_ = false;
 }
 
 bool Router::quiescent() const {
-  for (int i = 0; i < shape_.total_vcs(); ++i)
+  for (int i = 0; i < shape_.total_lanes(); ++i)
     if (in_vc_[i].count()) return false;
   return true;
 }
@@ -175,55 +188,78 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
   // visited. 4. Switch allocation, input stage: a port whose VCs asked for no output VC offers its
   // ready VC at once; the others offer after the VC allocation (step 3) has added its grants.
   uint64_t ready[64];
+  uint8_t ready_level[64];
   uint64_t requested = 0;  // outputs some input asks for (switch allocator, output stage)
   uint64_t deferred = 0;   // ports that asked for an output VC: they offer after step 3
   int nreq = 0;
   due = 0;
   const auto out_port_of = [this](int p) {
-    const InputVc* regs = in_vc_ + port_[p].first_vc;
+    const InputVc* regs = in_vc_ + port_[p].first_vc * levels_;
     return [regs](int v) { return regs[v].out_port_q; };
   };
   for (uint64_t pm = __atomic_load_n(&occupied_, __ATOMIC_ACQUIRE); pm; pm &= pm - 1) {
     const int p = __builtin_ctzll(pm);
     const RouterPort& port = port_[p];
-    InputVc* regs = in_vc_ + port.first_vc;
+    const int first_lane = port.first_vc * levels_;
+    InputVc* regs = in_vc_ + first_lane;
     uint64_t rdy = 0;
+    int top = 0;  // the highest level among the ready lanes
     const int asked = nreq;
-    for (int v = 0; v < port.vcs; ++v) {
+    for (int v = 0, q = 0; v < port.lanes; ++v, q = (q + 1 == levels_ ? 0 : q + 1)) {
       InputVc& r = regs[v];
       if (r.tail_acquire() == r.head_q) continue;
-      const Flit& f = in_ram_[(static_cast<size_t>(port.first_vc) + v) * depth_ + r.head_slot];
+      const Flit& f = in_ram_[(static_cast<size_t>(first_lane) + v) * depth_ + r.head_slot];
       // Still on the link or in the input pipeline: the link woke this router for the cycle it is
       // due. (Only due fronts keep the router awake, so a flit published in this cycle by a block of
       // the other lane cannot change what the router does: scheduler.hpp, "Two lanes".)
       if (f.due > now) continue;
       ++due;
       if (r.state_q == VcState::kActive) {
-        if (out_vc_[port_[r.out_port_q].first_vc + r.out_vc_q].credits_q > 0) rdy |= bit(v);
+        // Ready: it owns its output VC (it is not preempted) and the throttle lets its level through.
+        const OutputVc& ov = out_vc_[port_[r.out_port_q].first_vc + r.out_vc_q];
+        if (ov.owner_q == first_lane + v && ov.credits_q > reserve_[q]) {
+          if (q > top) {
+            rdy = 0;
+            top = q;
+          }
+          if (q == top) rdy |= bit(v);
+        }
         continue;
       }
       if (r.state_q == VcState::kIdle) route_head(p, r, f);
-      va_req_[nreq++] = VaRequest{static_cast<uint16_t>(port.first_vc + v), static_cast<uint8_t>(p),
-                                  static_cast<uint8_t>(v), r.out_port_q, r.out_class_q, 0};
+      va_req_[nreq++] = VaRequest{static_cast<uint16_t>(first_lane + v), static_cast<uint8_t>(p), static_cast<uint8_t>(v),
+                                  r.out_port_q, r.out_class_q, static_cast<uint8_t>(q), 0};
     }
     ready[p] = rdy;
+    ready_level[p] = static_cast<uint8_t>(top);
     if (nreq != asked) deferred |= bit(p);
-    else if (rdy) sw_alloc_.offer(p, rdy, out_port_of(p), requested);
+    else if (rdy) sw_alloc_.offer(p, rdy, top, out_port_of(p), requested);
   }
 
-  // 3. VC allocation (fair, per output and class). A failed request changes nothing, so a router
-  // whose heads all wait sleeps.
+  // 3. VC allocation (fair, per output and class; the highest level first, which may preempt a lower
+  // one). A failed request changes nothing, so a router whose heads all wait sleeps.
   if (nreq) {
-    vc_alloc_.allocate(va_req_, nreq, out_, [&](const VaRequest& q, int ov) {
+    vc_alloc_.allocate(va_req_, nreq, out_, [&](const VaRequest& q, int ov, bool preempted) {
       InputVc& r = in_vc_[q.ivc];
       r.state_q = VcState::kActive;
       r.out_vc_q = static_cast<uint8_t>(ov);
       changed = true;
-      if (out_vc_[port_[q.out_port].first_vc + ov].credits_q > 0) ready[q.port] |= bit(q.vc);
+      if (preempted) {
+        ++preemptions_;
+        ++preempted_now_;
+      }
+      if (out_vc_[port_[q.out_port].first_vc + ov].credits_q > reserve_[q.level]) {
+        const int p = q.port;
+        if (q.level > ready_level[p]) {
+          ready[p] = 0;
+          ready_level[p] = q.level;
+        }
+        if (q.level == ready_level[p]) ready[p] |= bit(q.vc);
+      }
     });
     for (uint64_t pm = deferred; pm; pm &= pm - 1) {
       const int p = __builtin_ctzll(pm);
-      if (ready[p]) sw_alloc_.offer(p, ready[p], out_port_of(p), requested);
+      if (ready[p]) sw_alloc_.offer(p, ready[p], ready_level[p], out_port_of(p), requested);
     }
   }
 
@@ -236,8 +272,9 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
     const int p = sw_alloc_.arbitrate(o);
     RouterPort& ip = port_[p];
     const int v = ip.offer_vc;
-    InputVc& r = in_vc_[ip.first_vc + v];
-    const Flit& f = in_ram_[(static_cast<size_t>(ip.first_vc) + v) * depth_ + r.head_slot];
+    const size_t li = static_cast<size_t>(ip.first_vc) * levels_ + v;
+    InputVc& r = in_vc_[li];
+    const Flit& f = in_ram_[li * depth_ + r.head_slot];
     const int ov = r.out_vc_q;
     if (__builtin_expect(f.msg != r.msg_q, 0)) fail_order(p, f, r.msg_q);
     if constexpr (Io::kPortMode) {
@@ -252,8 +289,8 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
       sw_alloc_.grant(p, v, o);
     }
     io.send_flit(o, f, ov);
-    out_[o].send(ov, f.tail());
-    io.send_credit(p, v);
+    if (out_[o].send(ov, f.tail())) --preempted_now_;  // a preempted worm resumes
+    io.send_credit(p, v / levels_);
     if (f.tail()) r.state_q = VcState::kIdle;
     if constexpr (!Io::kPortMode) {
       // The occupancy figure (network ports; entries before the pop, counting flits still on the
@@ -263,8 +300,7 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
       if (p < np) {
         uint32_t before = r.tail_acquire() - r.head_q;
         if (before > max_occupancy_ && before > 1) {
-          const Flit& last =
-              in_ram_[(static_cast<size_t>(ip.first_vc) + v) * depth_ + (r.head_slot + before - 1) % depth_];
+          const Flit& last = in_ram_[li * depth_ + (r.head_slot + before - 1) % depth_];
           if (last.due >= now + ip.in_link->due_offset()) --before;  // sent in this cycle
         }
         if (before > max_occupancy_) max_occupancy_ = before;
@@ -292,12 +328,14 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
   const uint32_t blocked = due - moved;  // due fronts that did not leave
   stats_.blocked_vc_cycles += blocked;
   blocked_last_ = blocked;
+  preempted_cycles_ += preempted_now_;
   return changed;
 }
 
 void Router::evaluate(uint64_t now, int lane) {
   ++stats_.evaluations;
   stats_.blocked_vc_cycles += slept_blocked(now);
+  if (preempted_now_ && now > last_eval_ + 1) preempted_cycles_ += uint64_t{preempted_now_} * (now - last_eval_ - 1);
   last_eval_ = now;
   LinkIo io{*this, now, lane};
   uint32_t due = 0;
@@ -319,7 +357,7 @@ void Router::port_cycle(uint64_t now, const PortWires* in, PortWires* out) {
   }
   ++stats_.evaluations;
   last_eval_ = now;
-  PortIo io{in, out, nports_};
+  PortIo io{in, out, nports_};  // evaluated every cycle: no slept cycles to account
   uint32_t due = 0;
   cycle(now, io, due);
 }
@@ -328,7 +366,7 @@ void Router::snapshot(RouterSnapshot& s, uint64_t now) const {
   if (s.fields.size() != RouterSnapshot::kFieldCount) s.layout(shape_);
   const int total = shape_.total_vcs();
   for (int p = 0, i = 0; p < nports_; ++p) {
-    for (int v = 0; v < port_[p].vcs; ++v, ++i) {
+    for (int v = 0; v < port_[p].lanes; ++v, ++i) {
       const InputVc& r = in_vc_[i];
       const bool routed = r.state_q != VcState::kIdle;
       s.fields[RouterSnapshot::kIvcState].values[i] = static_cast<int64_t>(r.state_q);
@@ -339,8 +377,13 @@ void Router::snapshot(RouterSnapshot& s, uint64_t now) const {
     }
   }
   for (int i = 0; i < total; ++i) {
-    s.fields[RouterSnapshot::kOvcCredits].values[i] = out_vc_[i].credits_q;
-    s.fields[RouterSnapshot::kOvcOwner].values[i] = out_vc_[i].owner_q == kVcFree ? -1 : out_vc_[i].owner_q;
+    const OutputVc& o = out_vc_[i];
+    s.fields[RouterSnapshot::kOvcCredits].values[i] = o.credits_q;
+    s.fields[RouterSnapshot::kOvcOwner].values[i] = o.owner_q == kVcFree ? -1 : o.owner_q;
+    s.fields[RouterSnapshot::kOvcDepth].values[i] = o.depth_q;
+    for (int k = 0; k < levels_ - 1; ++k)
+      s.fields[RouterSnapshot::kOvcStack].values[static_cast<size_t>(i) * (levels_ - 1) + k] =
+          k < o.depth_q ? stack_[i * (levels_ - 1) + k] : 0;
   }
   for (int p = 0; p < nports_; ++p) {
     s.fields[RouterSnapshot::kSaInRr].values[p] = port_[p].sa_in_rr_q;
@@ -369,11 +412,13 @@ void Router::prefetch(int stage) const {
     // The downstream buffers the front flits of worms in flight will be written into.
     for (int p = 0; p < nports_; ++p) {
       const RouterPort& port = port_[p];
-      for (int v = 0; v < port.vcs; ++v) {
-        const InputVc& r = in_vc_[port.first_vc + v];
+      for (int v = 0; v < port.lanes; ++v) {
+        const InputVc& r = in_vc_[port.first_vc * levels_ + v];
         if (r.tail_relaxed() != r.head_q && r.state_q == VcState::kActive) {
           const RouterPort& out = port_[r.out_port_q];
-          out.out_link->prefetch_sink(r.out_vc_q, out_vc_[out.first_vc + r.out_vc_q].tail_slot);
+          const int q = v % levels_;
+          out.out_link->prefetch_sink(r.out_vc_q, out_tail_[(out.first_vc + r.out_vc_q) * levels_ + q],
+                                      static_cast<uint8_t>(q));
         }
       }
     }
@@ -383,10 +428,11 @@ void Router::prefetch(int stage) const {
   // the flit goes) and the input link (where its credit goes); the credit lines arriving now.
   for (int p = 0; p < nports_; ++p) {
     const RouterPort& port = port_[p];
-    for (int v = 0; v < port.vcs; ++v) {
-      const InputVc& r = in_vc_[port.first_vc + v];
+    for (int v = 0; v < port.lanes; ++v) {
+      const size_t li = static_cast<size_t>(port.first_vc) * levels_ + v;
+      const InputVc& r = in_vc_[li];
       if (r.tail_relaxed() == r.head_q) continue;
-      __builtin_prefetch(&in_ram_[(static_cast<size_t>(port.first_vc) + v) * depth_ + r.head_slot]);
+      __builtin_prefetch(&in_ram_[li * depth_ + r.head_slot]);
       if (r.state_q == VcState::kActive) {
         port_[r.out_port_q].out_link->prefetch_flit_path();
         port.in_link->prefetch_credit_path();
@@ -397,7 +443,7 @@ void Router::prefetch(int stage) const {
 }
 
 std::string Router::wait_reason(int port, int vc) const {
-  const InputVc& r = in_[port].vc(vc);
+  const InputVc& r = in_[port].vc(vc);  // vc: a lane of the port
   if (r.count() == 0) return "empty";
   switch (r.state_q) {
     case VcState::kIdle: return "head waiting for route computation";
@@ -410,7 +456,7 @@ std::string Router::wait_reason(int port, int vc) const {
         const uint16_t own = o.vc(base + i).owner_q;
         if (own == kVcFree) continue;
         int op = 0;
-        while (op + 1 < nports_ && port_[op + 1].first_vc <= own) ++op;
+        while (op + 1 < nports_ && port_[op + 1].first_vc * levels_ <= own) ++op;
         const InputVc& h = in_vc_[own];
         owners += fmt::format("{}VC {} held by message {} (from input {})", owners.empty() ? "" : ", ", base + i, h.msg_q,
                               port_name(op, true));
@@ -420,7 +466,11 @@ std::string Router::wait_reason(int port, int vc) const {
     }
     case VcState::kActive: {
       const OutputUnit& o = out_[r.out_port_q];
-      if (o.vc(r.out_vc_q).credits_q <= 0)
+      const int lane = port_[port].first_vc * levels_ + vc;
+      if (o.vc(r.out_vc_q).owner_q != lane)
+        return fmt::format("preempted on output {} VC {} by a worm of a higher priority", port_name(r.out_port_q, false),
+                           r.out_vc_q);
+      if (o.vc(r.out_vc_q).credits_q <= reserve_[vc % levels_])
         return fmt::format("waiting for a credit on output {} VC {} (the downstream buffer is full)",
                            port_name(r.out_port_q, false), r.out_vc_q);
       return fmt::format("waiting for the switch to output {} VC {}", port_name(r.out_port_q, false), r.out_vc_q);
@@ -432,7 +482,7 @@ std::string Router::wait_reason(int port, int vc) const {
 void Router::visit_flits(uint64_t now, const FlitVisitor& visit) const {
   for (int p = 0; p < nports_; ++p) {
     const InputUnit& iu = in_[p];
-    for (int v = 0; v < iu.vcs(); ++v) {
+    for (int v = 0; v < iu.lanes(); ++v) {
       const uint32_t cnt = iu.vc(v).count();
       for (uint32_t i = 0; i < cnt; ++i) {
         const Flit& f = iu.at(v, i);
@@ -442,7 +492,8 @@ void Router::visit_flits(uint64_t now, const FlitVisitor& visit) const {
           continue;
         }
         const std::string place =
-            fmt::format("router {} input {} VC {}{}", name(), port_name(p, true), v, i ? fmt::format(" (slot {})", i) : "");
+            fmt::format("router {} input {} VC {}{}{}", name(), port_name(p, true), v / levels_,
+                        levels_ > 1 ? fmt::format(" level {}", v % levels_) : "", i ? fmt::format(" (slot {})", i) : "");
         visit(f, place,
               i == 0 ? wait_reason(p, v)
                      : fmt::format("behind flit {} of message {} in the same buffer", iu.front(v).seq, iu.front(v).msg));

@@ -68,6 +68,8 @@ struct RouterConfig {
   int buffer_depth = 8;     // of this router's input VCs (and, by symmetry, of its downstream ones)
   int pipeline = 2;         // P: a flit at an input in cycle t can leave in t + P
   uint32_t payload_words = kMaxFlitWords;  // ceil(flit_bytes / 8)
+  int priority_levels = 1;  // K lanes per VC, throttle and preemption (docs/priority.md); 1: none
+  int priority_reserve = 1; // r: slots per level above that the throttle keeps free
   RouterMutation mutation = RouterMutation::kNone;
 };
 
@@ -110,8 +112,14 @@ class Router final : public RouterBlock {
   void reset();
   // No flit in any input FIFO (the pipeline included).
   bool quiescent() const;
-  // Input VCs blocked in the last cycle evaluated.
+  // Input lanes blocked in the last cycle evaluated.
   uint32_t blocked_last() const { return blocked_last_; }
+  // Priority figures (docs/priority.md): output-VC takeovers, and worm-cycles spent on a stack (up to
+  // cycle `now`, the cycles slept included).
+  uint64_t preemptions() const { return preemptions_; }
+  uint64_t preempted_cycles(uint64_t now) const {
+    return preempted_cycles_ + (now > last_eval_ + 1 ? uint64_t{preempted_now_} * (now - last_eval_ - 1) : 0);
+  }
 
   // --- inspection (tests, stuck-worm reports) ----------------------------------------------------
   int inputs() const { return nports_; }
@@ -138,10 +146,7 @@ class Router final : public RouterBlock {
   uint64_t slept_blocked(uint64_t now) const {
     return now > last_eval_ + 1 ? uint64_t{blocked_last_} * (now - last_eval_ - 1) : 0;
   }
-  const Flit& front(int port, int vc) const {
-    const RouterPort& p = port_[port];
-    return in_ram_[(static_cast<size_t>(p.first_vc) + vc) * depth_ + in_vc_[p.first_vc + vc].head_slot];
-  }
+  int reserve(int level) const { return reserve_[level]; }
   [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void fail_order(int port, const Flit& f, uint32_t worm) const;
 
   // --- hot state: what every evaluation touches, in the first cache lines ------------------------
@@ -153,8 +158,8 @@ class Router final : public RouterBlock {
   int depth_ = 0;                // flits per VC buffer
   bool awake_ = false;           // evaluate again in the next cycle
   RouterPort* port_ = nullptr;   // per port: links, switch allocator registers (allocators.hpp)
-  InputVc* in_vc_ = nullptr;     // registers of every input VC, port by port (input-VC index order)
-  Flit* in_ram_ = nullptr;       // buffer RAM of every input VC (depth_ flits each)
+  InputVc* in_vc_ = nullptr;     // registers of every input lane, port by port (input-lane index order)
+  Flit* in_ram_ = nullptr;       // buffer RAM of every input lane (depth_ flits each)
   OutputVc* out_vc_ = nullptr;   // registers of every output VC, port by port
   InputUnit* in_ = nullptr;      // per input port: its unit (a view of in_vc_ / in_ram_)
   OutputUnit* out_ = nullptr;    // per output port: its unit (a view of out_vc_)
@@ -162,9 +167,16 @@ class Router final : public RouterBlock {
   Scheduler* sched_;
   RouterStats stats_;
   uint32_t max_occupancy_ = 0;   // fullest VC buffer seen at a departure (entries incl. in flight)
+  int levels_ = 1;               // priority levels K: lanes per VC
+  int reserve_[16] = {};         // throttle: credits a flit of each level must leave (docs/priority.md)
+  uint16_t* out_tail_ = nullptr; // per output VC and level: the downstream lane's write pointer mirror
+  uint16_t* stack_ = nullptr;    // per output VC: K - 1 preempted owners
+  uint32_t preempted_now_ = 0;   // worms on a stack now
+  uint64_t preemptions_ = 0;
+  uint64_t preempted_cycles_ = 0;
   SwitchAllocator sw_alloc_;
   VcAllocator vc_alloc_;
-  VaRequest* va_req_ = nullptr;  // scratch: the VC requests of one cycle (one per input VC at most)
+  VaRequest* va_req_ = nullptr;  // scratch: the VC requests of one cycle (one per input lane at most)
   // --- cold state ----------------------------------------------------------------------------------
   RouterConfig cfg_;
   RouterShape shape_;

@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace torx::model {
 
 void RouterSnapshot::layout(const RouterShape& s) {
   const size_t vcs = static_cast<size_t>(s.total_vcs());
+  const size_t lanes = static_cast<size_t>(s.total_lanes());
   const size_t ports = static_cast<size_t>(s.ports());
   size_t classes = 0;
   for (int o = 0; o < s.ports(); ++o) classes += static_cast<size_t>(s.classes(o));
@@ -16,13 +19,15 @@ void RouterSnapshot::layout(const RouterShape& s) {
     fields[i].scope = scope;
     fields[i].values.assign(n, 0);
   };
-  set(kIvcState, "ivc_state_q", FieldScope::kInputVc, vcs);
-  set(kIvcOutPort, "ivc_out_port_q", FieldScope::kInputVc, vcs);
-  set(kIvcOutClass, "ivc_out_class_q", FieldScope::kInputVc, vcs);
-  set(kIvcOutVc, "ivc_out_vc_q", FieldScope::kInputVc, vcs);
-  set(kIvcCount, "ivc_count_q", FieldScope::kInputVc, vcs);
+  set(kIvcState, "ivc_state_q", FieldScope::kInputVc, lanes);
+  set(kIvcOutPort, "ivc_out_port_q", FieldScope::kInputVc, lanes);
+  set(kIvcOutClass, "ivc_out_class_q", FieldScope::kInputVc, lanes);
+  set(kIvcOutVc, "ivc_out_vc_q", FieldScope::kInputVc, lanes);
+  set(kIvcCount, "ivc_count_q", FieldScope::kInputVc, lanes);
   set(kOvcCredits, "ovc_credits_q", FieldScope::kOutputVc, vcs);
   set(kOvcOwner, "ovc_owner_q", FieldScope::kOutputVc, vcs);
+  set(kOvcDepth, "ovc_depth_q", FieldScope::kOutputVc, vcs);
+  set(kOvcStack, "ovc_stack_q", FieldScope::kOutputStack, vcs * static_cast<size_t>(s.priority_levels - 1));
   set(kSaInRr, "sa_in_rr_q", FieldScope::kInputPort, ports);
   set(kSaOutRr, "sa_out_rr_q", FieldScope::kOutputPort, ports);
   set(kVaRr, "va_rr_q", FieldScope::kOutputClass, classes);
@@ -34,12 +39,17 @@ namespace {
 // (port, VC or class) of entry i of a field with this scope.
 std::pair<int, int> locate(const RouterShape& s, FieldScope scope, size_t i) {
   const int k = static_cast<int>(i);
+  auto vc_of = [&](int ivc) -> std::pair<int, int> {
+    for (int p = s.ports() - 1; p >= 0; --p)
+      if (s.first_vc(p) <= ivc) return {p, ivc - s.first_vc(p)};
+    return {-1, -1};
+  };
   switch (scope) {
-    case FieldScope::kInputVc:
-    case FieldScope::kOutputVc:
-      for (int p = s.ports() - 1; p >= 0; --p)
-        if (s.first_vc(p) <= k) return {p, k - s.first_vc(p)};
-      return {-1, -1};
+    case FieldScope::kInputVc: {  // a lane: report its VC (its level is the lane index % K)
+      return vc_of(k / s.priority_levels);
+    }
+    case FieldScope::kOutputVc: return vc_of(k);
+    case FieldScope::kOutputStack: return vc_of(k / std::max(1, s.priority_levels - 1));
     case FieldScope::kInputPort:
     case FieldScope::kOutputPort: return {k, -1};
     case FieldScope::kOutputClass: {

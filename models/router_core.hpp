@@ -35,6 +35,8 @@ struct RouterShape {
   int buffer_depth = 8;     // D, flits per input VC buffer
   int pipeline = 2;         // P, router_latency
   uint32_t payload_words = kMaxFlitWords;  // 64-bit words of payload per flit
+  int priority_levels = 1;  // K: lanes per VC (docs/priority.md); 1 = no priorities
+  int priority_reserve = 1; // r: slots per level above reserved by the throttle
 
   int network_ports() const { return 2 * ndims; }
   int ports() const { return 2 * ndims + local_ports; }
@@ -45,12 +47,15 @@ struct RouterShape {
     return port < network_ports() ? port * network_vcs() : network_ports() * network_vcs() + (port - network_ports());
   }
   int total_vcs() const { return network_ports() * network_vcs() + local_ports; }
+  // Input lanes: one per VC and priority level (lane = input-VC index * K + level).
+  int total_lanes() const { return total_vcs() * priority_levels; }
   // Classes of an output port (an ejection port has one).
   int classes(int port) const { return port < network_ports() ? vc_classes : 1; }
   bool operator==(const RouterShape& o) const {
     return ndims == o.ndims && local_ports == o.local_ports && vc_classes == o.vc_classes &&
            vcs_per_class == o.vcs_per_class && buffer_depth == o.buffer_depth && pipeline == o.pipeline &&
-           payload_words == o.payload_words;
+           payload_words == o.payload_words && priority_levels == o.priority_levels &&
+           priority_reserve == o.priority_reserve;
   }
 };
 
@@ -64,7 +69,7 @@ struct PortWires {
 };
 
 // Where a snapshot field lives, for reports ("router 5, port +x, VC 1, field ovc_credits_q").
-enum class FieldScope : uint8_t { kInputVc, kOutputVc, kInputPort, kOutputPort, kOutputClass };
+enum class FieldScope : uint8_t { kInputVc, kOutputVc, kInputPort, kOutputPort, kOutputClass, kOutputStack };
 
 struct SnapshotField {
   const char* name = "";
@@ -75,10 +80,12 @@ struct SnapshotField {
 // The named registers of a router after a cycle (docs/timing-contract.md, "Registers"). Fields and
 // their order are fixed by RouterSnapshot::layout(), so that two implementations compare field by
 // field:
-//   per input VC (input-VC index order)        ivc_state_q (0 IDLE, 1 WAIT_VC, 2 ACTIVE),
-//                                              ivc_out_port_q, ivc_out_class_q (0 when IDLE),
-//                                              ivc_out_vc_q (0 unless ACTIVE), ivc_count_q
-//   per output VC (the same order)             ovc_credits_q, ovc_owner_q (input-VC index, -1 free)
+//   per input lane (input-lane index order:    ivc_state_q (0 IDLE, 1 WAIT_VC, 2 ACTIVE),
+//   the input-VC index with one priority       ivc_out_port_q, ivc_out_class_q (0 when IDLE),
+//   level; docs/priority.md)                   ivc_out_vc_q (0 unless ACTIVE), ivc_count_q
+//   per output VC (input-VC index order)       ovc_credits_q, ovc_owner_q (input lane, -1 free),
+//                                              ovc_depth_q (preempted owners stacked)
+//   per output VC and stack entry (K - 1 each) ovc_stack_q (input lane; 0 above the depth)
 //   per input port, per output port            sa_in_rr_q, sa_out_rr_q
 //   per output port and class (network ports   va_rr_q, va_vc_rr_q
 //   C classes each, local ports 1, port order)
@@ -93,7 +100,8 @@ struct RouterSnapshot {
   // Field indices, in layout order.
   enum : size_t {
     kIvcState, kIvcOutPort, kIvcOutClass, kIvcOutVc, kIvcCount,  // per input VC
-    kOvcCredits, kOvcOwner,                                       // per output VC
+    kOvcCredits, kOvcOwner, kOvcDepth,                            // per output VC
+    kOvcStack,                                                    // per output VC and stack entry
     kSaInRr,                                                      // per input port
     kSaOutRr,                                                     // per output port
     kVaRr, kVaVcRr,                                               // per output port and class

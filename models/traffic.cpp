@@ -43,17 +43,19 @@ TrafficSource::TrafficSource(const sw::Topology& topo, sw::NodeId node, int chan
     c.queue.resize(static_cast<size_t>(cfg.queue_limit));
     c.credits = cfg.injection_depth;
   }
-  ej_.resize(static_cast<size_t>(channels));
-  ej_buf_.resize(ej_.size());
+  const int k = cfg.priority_levels;
+  ej_.resize(static_cast<size_t>(channels) * k);
+  ej_buf_.resize(static_cast<size_t>(channels));
   ej_regs_.resize(ej_.size());
   ej_ram_.resize(ej_.size() * static_cast<size_t>(cfg.ejection_depth));
-  for (size_t c = 0; c < ej_.size(); ++c)
-    ej_buf_[c].configure(&ej_regs_[c], &ej_ram_[c * cfg.ejection_depth], 1, cfg.ejection_depth, kMaxFlitWords);
+  for (size_t c = 0; c < ej_buf_.size(); ++c)
+    ej_buf_[c].configure(&ej_regs_[c * k], &ej_ram_[c * k * cfg.ejection_depth], 1, cfg.ejection_depth, kMaxFlitWords,
+                         0, k);
   next_barrier_ = cfg.barrier_every ? cfg.barrier_every : UINT64_MAX;
 }
 
 void TrafficSource::connect_ejection(int ch, Link* link) {
-  ej_[ch].link = link;
+  for (int q = 0; q < cfg_.priority_levels; ++q) ej_[static_cast<size_t>(ch) * cfg_.priority_levels + q].link = link;
   link->attach(ej_buf_[ch].sink(clock_id(), nullptr));
 }
 
@@ -88,6 +90,8 @@ void TrafficSource::generate(uint64_t) {
   const sw::NodeId n = topo_.nodes();
   Worm w;
   w.flits = static_cast<uint32_t>(std::uniform_int_distribution<int>(1, cfg_.max_worm_flits)(rng_));
+  if (cfg_.priority_levels > 1)
+    w.level = static_cast<uint8_t>(std::uniform_int_distribution<int>(0, cfg_.priority_levels - 1)(rng_));
   const int nd = topo_.ndims();
   switch (cfg_.pattern) {
     case TrafficPattern::kNeighbour: {
@@ -169,15 +173,19 @@ void TrafficSource::receive(const Flit& f, Ejection& e) {
 }
 
 void TrafficSource::evaluate(uint64_t now, int lane) {
-  // Ejection: one flit per channel and cycle, checked, its credit returned at once.
-  for (size_t c = 0; c < ej_.size(); ++c) {
+  // Ejection: one flit per channel and cycle (in the lane of its level), checked, its credit returned
+  // at once.
+  for (size_t c = 0; c < ej_buf_.size(); ++c) {
     InputUnit& buf = ej_buf_[c];
-    if (buf.vc(0).count() == 0 || buf.front(0).due > now) continue;
-    receive(buf.front(0), ej_[c]);
-    buf.pop(0);
-    ej_[c].link->send_credit(now, lane, Credit{0});
-    ++counters_[lane].flit_moves;
-    ++counters_[lane].flits_ejected;
+    for (int q = 0; q < buf.lanes(); ++q) {
+      if (buf.vc(q).count() == 0 || buf.front(q).due > now) continue;
+      Ejection& e = ej_[c * buf.lanes() + q];
+      receive(buf.front(q), e);
+      buf.pop(q);
+      e.link->send_credit(now, lane, Credit{0});
+      ++counters_[lane].flit_moves;
+      ++counters_[lane].flits_ejected;
+    }
   }
   for (uint64_t m = Link::credit_bits(credit_mask_); m; m &= m - 1) {
     Injection& c = inj_[__builtin_ctzll(m)];
@@ -207,25 +215,28 @@ void TrafficSource::evaluate(uint64_t now, int lane) {
       generate(now);
     }
   }
-  // Injection: one flit per channel and cycle while credits last.
+  // Injection: one flit per channel and cycle while credits last (above the throttle's reserve for
+  // the worm's level).
   for (Injection& c : inj_) {
-    if (!c.count || c.credits <= 0) continue;
+    if (!c.count) continue;
     const Worm& w = c.queue[c.head];
+    if (c.credits <= (cfg_.priority_levels - 1 - w.level) * cfg_.priority_reserve) continue;
     const bool head = c.next_flit == 0, tail = c.next_flit + 1 == w.flits;
-    c.link->send_flit_with(now, lane, 0, c.tail_slot, [&](Flit& f) {
+    uint16_t& slot = c.tail_slot[w.level];
+    c.link->send_flit_with(now, lane, 0, w.level, slot, [&](Flit& f) {
       f.msg = w.msg;
       f.seq = c.next_flit;
       f.kind = static_cast<uint8_t>((head ? kFlitHead : 0) | (tail ? kFlitTail : 0));
       f.dest = w.dst;
       f.start_dim = w.route.start_dim;
       f.neg_mask = w.route.neg_mask;
-      f.priority = 0;
+      f.priority = w.level;
       std::memset(f.payload, 0, sizeof(f.payload));
       const uint32_t fb = cfg_.flit_bytes;
       for (uint32_t i = 0; i < (fb + 7) / 8; ++i) f.payload[i] = payload_word(w.msg, c.next_flit, i);
       if (fb % 8) f.payload[fb / 8] &= (uint64_t{1} << (8 * (fb % 8))) - 1;
     });
-    c.tail_slot = c.link->next_slot(c.tail_slot);
+    slot = c.link->next_slot(slot);
     --c.credits;
     ++totals_.flits_sent;
     ++counters_[lane].flit_moves;

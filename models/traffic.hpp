@@ -15,9 +15,13 @@
 // their first link (all-port) or the only one. Every `barrier_every` cycles of generation each
 // node finishes injecting its queue and enters the barrier network; it resumes on the release.
 //
+// With priority levels every worm gets a random level, injected under the throttle (docs/priority.md),
+// and the ejection buffers have a lane per level, so interleaved worms of different levels are
+// received each in order.
+//
 // Every delivered flit is checked: it arrives at its destination, in wormhole order (head, then
-// consecutive sequence numbers of one worm per ejection channel), with the payload its identity
-// prescribes (a hash of message and flit index). A violation throws std::logic_error naming it.
+// consecutive sequence numbers of one worm per ejection channel and level), with the payload its
+// identity prescribes (a hash of message and flit index). A violation throws std::logic_error.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +50,8 @@ struct TrafficConfig {
   uint32_t flit_bytes = 16;       // payload bytes per flit
   int injection_depth = 8;        // the router's injection buffer: initial credits
   int ejection_depth = 8;         // this endpoint's ejection buffer
+  int priority_levels = 1;        // worms get a random level 0 .. K-1 (docs/priority.md)
+  int priority_reserve = 1;       // the throttle's room per level above
 };
 
 // What every source of a network adds up to.
@@ -90,13 +96,14 @@ class TrafficSource final : public Endpoint {
     sw::Route route;
     uint32_t flits = 1;
     uint8_t channel = 0;
+    uint8_t level = 0;
   };
   struct Injection {
     std::vector<Worm> queue;  // ring of queue_limit worms
     size_t head = 0, count = 0;
     uint32_t next_flit = 0;
     int32_t credits = 0;
-    uint16_t tail_slot = 0;
+    uint16_t tail_slot[16] = {};  // per level: mirror of the router's injection lane write pointer
     Link* link = nullptr;
   };
   struct Ejection {
@@ -116,7 +123,7 @@ class TrafficSource final : public Endpoint {
   Scheduler* sched_;
   std::mt19937_64 rng_;
   std::vector<Injection> inj_;
-  std::vector<Ejection> ej_;
+  std::vector<Ejection> ej_;  // per ejection channel and priority level
   std::vector<InputUnit> ej_buf_;
   std::vector<InputVc> ej_regs_;
   std::vector<Flit> ej_ram_;

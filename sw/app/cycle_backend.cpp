@@ -36,6 +36,9 @@ void fill_report(const model::CycleResult& c, double load_seconds, RunReport& re
   f.null_flit_hops = c.null_flit_hops;
   f.sync_wait_cycles = c.sync_wait_cycles;
   f.software_barriers = c.software_barriers;
+  f.priority_levels = c.priority_levels;
+  f.preemptions = c.preemptions;
+  f.preempted_cycles = c.preempted_cycles;
   f.load_seconds = load_seconds;
   f.run_seconds = c.run_seconds;
   rep.cycle_model = std::move(f);

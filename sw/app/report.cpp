@@ -128,6 +128,9 @@ std::string report_json(const RunReport& r, int indent) {
                         {"null_flit_hops", c.null_flit_hops},
                         {"sync_wait_cycles", c.sync_wait_cycles},
                         {"software_barriers", c.software_barriers},
+                        {"priority_levels", c.priority_levels},
+                        {"preemptions", c.preemptions},
+                        {"preempted_cycles", c.preempted_cycles},
                         {"load_seconds", c.load_seconds},
                         {"run_seconds", c.run_seconds}};
   }
@@ -166,7 +169,10 @@ std::string report_text(const RunReport& r) {
     const CycleFigures& c = *r.cycle_model;
     uint64_t busiest = 0;
     for (uint64_t f : c.link_flits) busiest = std::max(busiest, f);
-    if (r.sync == SyncMode::kBarrier || r.sync == SyncMode::kNone)
+    if (r.sync == SyncMode::kPriority)
+      s += fmt::format("  {:<20} {} priority levels, {} preemptions, {} worm-cycles preempted\n", "", c.priority_levels,
+                       c.preemptions, c.preempted_cycles);
+    else if (r.sync == SyncMode::kBarrier || r.sync == SyncMode::kNone)
       s += fmt::format("  {:<20} {} cycles if contention-free; {} barriers of {} cycles\n", "", c.predicted_cycles,
                        c.barriers, c.barrier_latency);
     else

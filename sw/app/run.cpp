@@ -74,10 +74,6 @@ void validate_request(const RunRequest& r) {
       throw sw::InputError("--gossip-hw: the step model has no routers to forward gossip (use --model cycle or rtl)");
     return;
   }
-  if (r.sync == sw::SyncMode::kPriority)
-    throw sw::InputError(fmt::format("--sync {}: not available yet (docs/cli.md, \"Planned\"); use barrier, local, "
-                                     "software or none",
-                                     sw::sync_mode_name(r.sync)));
   if (r.gossip_hw)
     throw sw::InputError("--gossip-hw: hardwired gossip forwarding is not available yet (docs/cli.md, \"Planned\")");
   check_model_limits(r);

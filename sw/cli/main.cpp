@@ -359,7 +359,7 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--model", o.model, "step|cycle [step]");
   sub->add_option("--ts", o.ts, "startup cost per message in cycles [100]");
   sub->add_option("--flit-bytes", o.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
-  sub->add_option("--sync", o.sync, "none|barrier|local|software: how the cycle model separates phases [barrier]");
+  sub->add_option("--sync", o.sync, "none|barrier|local|software|priority: how the cycle model separates phases [barrier]");
   sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
   sub->add_flag("--gossip-hw", o.gossip_hw, "planned (docs/cli.md)")->group("");
   sub->add_option("--seed", o.seed, "seed for block contents and everything random [1]");

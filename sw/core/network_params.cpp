@@ -31,6 +31,8 @@ const std::vector<ParamInfo>& param_table() {
       TORX_PARAM(order_classes, 0, 16, "VC order classes (0 = automatic)"),
       TORX_PARAM(barrier_hop_latency, 1, 1024, "cycles per barrier tree hop"),
       TORX_PARAM(null_ts, -1, 1000000000, "startup of a null message, local and software sync (-1 = --ts)"),
+      TORX_PARAM(priority_levels, 1, 16, "priority levels of --sync priority: lanes per VC buffer"),
+      TORX_PARAM(priority_reserve, 1, 64, "buffer slots per higher priority level kept by the throttle"),
       TORX_PARAM(watchdog_cycles, 1, int64_t{1} << 40, "cycles without flit movement before the watchdog stops"),
       TORX_PARAM(max_cycles, 0, int64_t{1} << 50, "limit on simulated cycles (0 = none)"),
       TORX_PARAM(threads, 0, 2, "threads evaluating the network (0 = automatic: 2 from 1024 routers)"),
@@ -75,6 +77,18 @@ void validate(const NetworkParams& p, const Topology& topo) {
   const int classes = (topo.wrap() && p.dateline ? 2 : 1) * std::max(1, p.order_classes);
   if (classes * p.vcs_per_class > 64)
     throw InputError(fmt::format("network parameters give {} VCs per port (at most 64)", classes * p.vcs_per_class));
+}
+
+void validate_priority(const NetworkParams& p, const Topology& topo) {
+  const int classes = (topo.wrap() && p.dateline ? 2 : 1) * std::max(1, p.order_classes);
+  if (classes * p.vcs_per_class * p.priority_levels > 64)
+    throw InputError(fmt::format("network parameters give {} VCs x {} priority levels = {} lanes per port (at most 64)",
+                                 classes * p.vcs_per_class, p.priority_levels,
+                                 classes * p.vcs_per_class * p.priority_levels));
+  if (p.buffer_depth <= (p.priority_levels - 1) * p.priority_reserve)
+    throw InputError(fmt::format("buffer_depth = {} leaves the lowest of {} priority levels no slot: it must exceed "
+                                 "(priority_levels - 1) x priority_reserve = {}",
+                                 p.buffer_depth, p.priority_levels, (p.priority_levels - 1) * p.priority_reserve));
 }
 
 std::vector<std::pair<std::string, int64_t>> param_values(const NetworkParams& p) {

@@ -49,6 +49,14 @@ struct NetworkParams {
   // A smaller value models a cheaper hardware signal than a full send.
   int64_t null_ts = -1;
 
+  // --- priority throttle-and-preempt (--sync priority; docs/priority.md) ---------------------------
+  // Priority levels: lanes per VC buffer. Only --sync priority uses them; other modes run the plain
+  // router (one level).
+  int priority_levels = 4;
+  // Slots per level above that the throttle keeps out of reach of a lower level;
+  // buffer_depth must exceed (priority_levels - 1) * priority_reserve.
+  int priority_reserve = 1;
+
   // --- simulation control -------------------------------------------------------------------------
   // Watchdog: this many cycles without any flit moving while flits are in flight stops the run
   // (WatchdogError, exit code 3) with a report of every stuck worm.
@@ -77,6 +85,9 @@ const std::vector<ParamInfo>& param_table();
 void set_param(NetworkParams& p, std::string_view assignment);
 // Throws InputError naming the first field that is out of range for `topo`.
 void validate(const NetworkParams& p, const Topology& topo);
+// The priority parameters' further limits, where priorities are used (--sync priority): lanes per
+// port, and room for the lowest level next to the throttle's reserves.
+void validate_priority(const NetworkParams& p, const Topology& topo);
 // "name=value" for every parameter, for reports.
 std::vector<std::pair<std::string, int64_t>> param_values(const NetworkParams& p);
 // Help text: one line per parameter with its default.

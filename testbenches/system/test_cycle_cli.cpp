@@ -192,7 +192,6 @@ TEST(CycleCli, CorruptionExitsOne) {
 
 TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"run direct --topo 4 --model cycle --sync priority", "--sync priority: not available yet"},
       {"run direct --topo 4 --model cycle --sync bogus", "--sync bogus: must be"},
       {"run direct --topo 4 --model rtl", "--model rtl"},
       {"run direct --topo 4 --trace x.vcd", "--trace"},
