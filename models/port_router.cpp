@@ -119,13 +119,13 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     const int v = w.credit_vc;
     // The lane of VC v whose front flit left in this cycle (one flit per input port and cycle).
     Shadow* found = nullptr;
-    int lane = 0;
+    int li = 0;  // the lane within the port
     for (int q = 0; q < k && !found; ++q) {
       Shadow& c = shadow_[static_cast<size_t>((shape_.first_vc(p) + v) * k + q)];
       for (int i = 0; i < nleft && !found; ++i)
         if (c.count && c.ids[c.head] == left[i]) {
           found = &c;
-          lane = v * k + q;
+          li = v * k + q;
         }
     }
     TORX_MODEL_CHECK(found != nullptr, "a router returned a credit for a buffer no flit left");
@@ -134,10 +134,10 @@ void PortRouter::evaluate(uint64_t now, int lane) {
       // Occupancy as the C++ router counts it (router.cpp): entries of the lane before the departure,
       // counting flits on the link, but not one sent in this very cycle.
       const InputUnit& st = stage_[p];
-      const uint32_t staged = st.vc(lane).count();
+      const uint32_t staged = st.vc(li).count();
       uint32_t before = staged + sh.count;
       if (before > max_occupancy_ && before > 1 && staged > 0 &&
-          st.at(lane, staged - 1).due >= now + in_link_[p]->due_offset())
+          st.at(li, staged - 1).due >= now + in_link_[p]->due_offset())
         --before;
       if (before > max_occupancy_) max_occupancy_ = before;
     }
