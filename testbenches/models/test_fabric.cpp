@@ -311,7 +311,9 @@ TEST(Fabric, OptionsOutsideTheModelAreInputErrors) {
   const sw::Schedule s = generate("direct", topo);
   CycleOptions o;
   o.sync = sw::SyncMode::kPriority;
+  o.params.priority_levels = 9;  // the throttle would leave the lowest of 9 levels no slot of 8
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
+  o.params.priority_levels = 4;
   o.sync = sw::SyncMode::kBarrier;
   o.cost.flit_bytes = 65;
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
