@@ -62,6 +62,5 @@ std::vector<AxisRange> single_block_box(const BlockSpace& space, BlockId b);
 // cross the cut of the largest dimension, divided by the links crossing it in one direction) and,
 // one-port, from the N-1 blocks every node must receive.
 Bound alltoall_lower_bound(const Topology& topo, PortModel ports);
-int64_t ceil_log(int64_t base, int64_t value);  // smallest k with base^k >= value
 
 }  // namespace torx::sw

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/int_math.hpp"
+
 namespace torx::sw::ring {
 namespace {
 
@@ -18,20 +20,6 @@ constexpr int kNeg = 1;   // tree index of the negative gather-scatter tree
 constexpr int kMaxNodes = 1 << 20;
 
 int tree_dir(int tree) { return tree == kPos ? 1 : -1; }
-
-int mod(int64_t a, int n) {
-  const int64_t r = a % n;
-  return static_cast<int>(r < 0 ? r + n : r);
-}
-
-bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
-
-// Smallest D with 2^D >= n, i.e. ceil(lg n).
-int ceil_lg(int n) {
-  int d = 0;
-  while ((int64_t{1} << d) < n) ++d;
-  return d;
-}
 
 // One message slot of a skeleton: node -> `to`, `hop` links in the tree's direction.
 struct Edge {
@@ -71,7 +59,7 @@ Skeleton make_skeleton(int n, std::vector<std::string> labels, int gather_steps,
 }
 
 void set_edge(Skeleton& sk, int tree, int step, int from, int to) {
-  const int hop = mod(static_cast<int64_t>(to - from) * tree_dir(tree), sk.n);
+  const int hop = floor_mod(static_cast<int64_t>(to - from) * tree_dir(tree), sk.n);
   if (hop == 0) throw std::logic_error("ring_plan: zero-hop edge");
   sk.edges[tree][step][from] = Edge{to, hop};
 }
@@ -109,14 +97,14 @@ std::vector<int> level_members(const std::vector<int>& level1, int l) {
 Skeleton even_skeleton(int n, const std::string& construction) {
   const int levels = ceil_lg(n) - 1;
   Skeleton sk = make_skeleton(n, gather_scatter_labels(levels), levels, construction);
-  auto reflect = [n](int i) { return mod(1 - static_cast<int64_t>(i), n); };
+  auto reflect = [n](int i) { return floor_mod(1 - static_cast<int64_t>(i), n); };
   for (int i = 0; i < n; ++i) {
     if (i % 2 == 1) {
-      set_edge(sk, kPos, gp_step(0), i, mod(i + 1, n));           // GP_0^+: odd senders
-      set_edge(sk, kNeg, sp_step(levels, 0), i, mod(i - 1, n));   // SP_0^-: odd senders
+      set_edge(sk, kPos, gp_step(0), i, floor_mod(i + 1, n));           // GP_0^+: odd senders
+      set_edge(sk, kNeg, sp_step(levels, 0), i, floor_mod(i - 1, n));   // SP_0^-: odd senders
     } else {
-      set_edge(sk, kPos, sp_step(levels, 0), i, mod(i + 1, n));   // SP_0^+: even senders
-      set_edge(sk, kNeg, gp_step(0), i, mod(i - 1, n));           // GP_0^-: even senders
+      set_edge(sk, kPos, sp_step(levels, 0), i, floor_mod(i + 1, n));   // SP_0^+: even senders
+      set_edge(sk, kNeg, gp_step(0), i, floor_mod(i - 1, n));           // GP_0^-: even senders
     }
   }
   for (int l = 1; l < levels; ++l) {
@@ -140,8 +128,8 @@ Skeleton positive_tree_skeleton(int d) {
   sk.positive_only = true;
   for (int l = 0; l < levels; ++l) {
     for (int i = 0; i < n; i += (1 << l)) {
-      set_edge(sk, kPos, gp_step(l), i, mod(i + (1 << l), n));
-      set_edge(sk, kPos, sp_step(levels, l), i, mod(i + (1 << l), n));
+      set_edge(sk, kPos, gp_step(l), i, floor_mod(i + (1 << l), n));
+      set_edge(sk, kPos, sp_step(levels, l), i, floor_mod(i + (1 << l), n));
     }
   }
   return sk;
@@ -258,7 +246,7 @@ Skeleton small_skeleton(int n) {
   Skeleton sk = make_skeleton(n, std::move(labels), std::max(levels, 1), "small");
   for (size_t p = 0; p < steps.size(); ++p) {
     for (auto [node, hop] : steps[p]) {
-      set_edge(sk, hop > 0 ? kPos : kNeg, static_cast<int>(p), node, mod(node + hop, n));
+      set_edge(sk, hop > 0 ? kPos : kNeg, static_cast<int>(p), node, floor_mod(node + hop, n));
     }
   }
   return sk;
@@ -277,7 +265,7 @@ void check_skeleton(const Skeleton& sk) {
         ++sends[i];
         ++recvs[e.to];
         for (int k = 0; k < e.hop; ++k) {
-          const int a = mod(i + static_cast<int64_t>(tree_dir(tree)) * k, n);
+          const int a = floor_mod(i + static_cast<int64_t>(tree_dir(tree)) * k, n);
           ++links[static_cast<size_t>(tree) * n + a];
         }
       }
@@ -649,7 +637,7 @@ bool route(const Skeleton& sk, TieRule tie, bool count_only, Routed& out) {
       for (const Transmission& t : out.phases[p].tx) {
         int64_t total = 0;
         for (int k = 0; k < copies; ++k) {
-          total += tx_blocks[p][tx_of[p][mod(t.from - static_cast<int64_t>(k) * period, n)]];
+          total += tx_blocks[p][tx_of[p][floor_mod(t.from - static_cast<int64_t>(k) * period, n)]];
         }
         out.phase_max[p] = std::max(out.phase_max[p], total);
       }
@@ -684,12 +672,12 @@ bool route(const Skeleton& sk, TieRule tie, bool count_only, Routed& out) {
         Transmission f{t.from, t.to, t.dir, {}};
         size_t total = 0;
         for (int k = 0; k < copies; ++k) {
-          total += reps[tx_of[p][mod(t.from - static_cast<int64_t>(k) * period, n)]].blocks.size();
+          total += reps[tx_of[p][floor_mod(t.from - static_cast<int64_t>(k) * period, n)]].blocks.size();
         }
         f.blocks.reserve(total);
         for (int k = 0; k < copies; ++k) {
           const int shift = k * period;
-          for (const BlockRun& b : reps[tx_of[p][mod(t.from - static_cast<int64_t>(shift), n)]].blocks) {
+          for (const BlockRun& b : reps[tx_of[p][floor_mod(t.from - static_cast<int64_t>(shift), n)]].blocks) {
             int first = b.first_dst + shift;
             if (first >= n) first -= n;
             f.blocks.push_back(BlockRun{b.src + shift, first, b.count});
@@ -728,9 +716,9 @@ void add_synchronization(Plan& plan) {
     };
     for (size_t k = 0; k < cur.size(); ++k) {
       const Transmission& t = cur[k];
-      const int hops = mod(static_cast<int64_t>(t.to - t.from) * t.dir, n);
+      const int hops = floor_mod(static_cast<int64_t>(t.to - t.from) * t.dir, n);
       for (int h = 0; h < hops; ++h) {
-        link_owner[link_id(mod(t.from + static_cast<int64_t>(t.dir) * h, n), t.dir)] =
+        link_owner[link_id(floor_mod(t.from + static_cast<int64_t>(t.dir) * h, n), t.dir)] =
             static_cast<int>(k);
       }
     }
@@ -742,9 +730,9 @@ void add_synchronization(Plan& plan) {
         if (t2.from == t1.from || t2.from == t1.to) return;
         pairs.push_back(SignalPair{t1.to, t2.from});
       };
-      const int hops = mod(static_cast<int64_t>(t2.to - t2.from) * t2.dir, n);
+      const int hops = floor_mod(static_cast<int64_t>(t2.to - t2.from) * t2.dir, n);
       for (int h = 0; h < hops; ++h) {
-        consider(link_owner[link_id(mod(t2.from + static_cast<int64_t>(t2.dir) * h, n), t2.dir)]);
+        consider(link_owner[link_id(floor_mod(t2.from + static_cast<int64_t>(t2.dir) * h, n), t2.dir)]);
       }
     }
     std::sort(pairs.begin(), pairs.end(), [](const SignalPair& a, const SignalPair& b) {

@@ -12,17 +12,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/int_math.hpp"
+
 namespace torx::sw {
 namespace {
 
 // Coordinates of one node, dimension 0 (x) first. In the generator they are offsets from the root
 // in the "virtual" torus of side N (N = n for odd n, n - 1 for even n).
 using Coords = std::vector<int64_t>;
-
-int64_t mod(int64_t a, int64_t m) {
-  const int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
 
 // Exact arbitrary-precision unsigned integer, just enough for Lemma 1's comparison
 // (2d+1)^T >= n^d, whose operands overflow 64 bits long before the schedules become too large.
@@ -105,7 +102,7 @@ class RankedPositions {
   // Position of `rank` (taken cyclically) after step k, or kAbsent.
   int64_t position(int64_t k, int64_t rank) const {
     const std::vector<int64_t>& level = levels_[static_cast<size_t>(k)];
-    return level[static_cast<size_t>(mod(rank, static_cast<int64_t>(level.size())))];
+    return level[static_cast<size_t>(floor_mod(rank, static_cast<int64_t>(level.size())))];
   }
 
  private:
@@ -145,7 +142,7 @@ class StepBuilder {
  private:
   int64_t node_id(const Coords& offset) const {
     int64_t id = 0;
-    for (int q = 0; q < d_; ++q) id += mod(root_[static_cast<size_t>(q)] + offset[static_cast<size_t>(q)], n_) * stride_[static_cast<size_t>(q)];
+    for (int q = 0; q < d_; ++q) id += floor_mod(root_[static_cast<size_t>(q)] + offset[static_cast<size_t>(q)], n_) * stride_[static_cast<size_t>(q)];
     return id;
   }
 
@@ -170,7 +167,7 @@ class TsayWangGenerator {
         n_(n),
         big_n_(n % 2 == 1 ? n : n - 1),
         fan_(2 * static_cast<int64_t>(d) + 1),
-        steps_(ceil_log_int(fan_, big_n_)),
+        steps_(ceil_log(fan_, big_n_)),
         positions_(big_n_, fan_, steps_),
         builder_(d, n, root),
         emit_(emit),
@@ -196,8 +193,8 @@ class TsayWangGenerator {
     const int big_d = d_ - h + 1;
     const int64_t sigma = (h == 1) ? 1 : -1;
     Coords c(static_cast<size_t>(d_));
-    for (int q = 0; q < big_d - 1; ++q) c[static_cast<size_t>(q)] = mod(base[0] + p, big_n_);
-    c[static_cast<size_t>(big_d - 1)] = mod(base[0] + sigma * p, big_n_);
+    for (int q = 0; q < big_d - 1; ++q) c[static_cast<size_t>(q)] = floor_mod(base[0] + p, big_n_);
+    c[static_cast<size_t>(big_d - 1)] = floor_mod(base[0] + sigma * p, big_n_);
     for (int j = 1; j <= h - 1; ++j) c[static_cast<size_t>(big_d - 1 + j)] = base[static_cast<size_t>(j)];
     return c;
   }
@@ -249,7 +246,7 @@ class TsayWangGenerator {
               const int64_t p = positions_.position(k, rank);
               if (p == RankedPositions::kAbsent) continue;
               Coords other = base;
-              other[0] = mod(base[0] + pc - p, big_n_);
+              other[0] = floor_mod(base[0] + pc - p, big_n_);
               other[static_cast<size_t>(j)] = 0;
               const auto it = lookup[static_cast<size_t>(j)].find(encode(other, big_n_));
               if (it == lookup[static_cast<size_t>(j)].end()) {
@@ -272,8 +269,8 @@ class TsayWangGenerator {
       for (int64_t m = 0; m < big_n_; ++m) {
         Coords z;
         z.reserve(static_cast<size_t>(h) + 1);
-        z.push_back(mod(base[0] + m, big_n_));
-        z.push_back(mod(base[0] + sigma * m, big_n_));
+        z.push_back(floor_mod(base[0] + m, big_n_));
+        z.push_back(floor_mod(base[0] + sigma * m, big_n_));
         for (int j = 1; j <= h - 1; ++j) z.push_back(base[static_cast<size_t>(j)]);
         next.push_back(std::move(z));
       }
@@ -328,7 +325,7 @@ class TsayWangGenerator {
         const int64_t sum = line_sum(s);
         for (int64_t c = 0; c < positions_.ranks(k); c += fan_) {
           const int64_t pc = positions_.position(k, c);
-          s[0] = mod(sum + pc, big_n_);
+          s[0] = floor_mod(sum + pc, big_n_);
           for (int q = 0; q < d_; ++q) {
             for (int dir : {+1, -1}) {
               const int64_t rank = (q == 0) ? c + dir : c - dir * (q + 1);
@@ -336,10 +333,10 @@ class TsayWangGenerator {
               if (p == RankedPositions::kAbsent) continue;
               Coords dst = s;
               if (q == 0) {
-                dst[0] = mod(sum + p, big_n_);
+                dst[0] = floor_mod(sum + p, big_n_);
               } else {
-                const int64_t hops = mod(dir * (pc - p), big_n_);  // = |sum change|, same x
-                dst[static_cast<size_t>(q)] = mod(s[static_cast<size_t>(q)] + dir * hops, big_n_);
+                const int64_t hops = floor_mod(dir * (pc - p), big_n_);  // = |sum change|, same x
+                dst[static_cast<size_t>(q)] = floor_mod(s[static_cast<size_t>(q)] + dir * hops, big_n_);
               }
               const Coords dst_line(dst.begin() + 1, dst.end());
               if (informed_x.at(encode(dst_line, big_n_)) == dst[0]) continue;  // already holds it
@@ -411,7 +408,7 @@ class TsayWangGenerator {
   int64_t line_sum(const Coords& s) const {
     int64_t sum = 0;
     for (int q = 1; q < d_; ++q) sum += s[static_cast<size_t>(q)];
-    return mod(sum, big_n_);
+    return floor_mod(sum, big_n_);
   }
 
   void decode(int64_t index, Coords& out) const {
@@ -453,24 +450,11 @@ void check_dimension_and_radix(int d, int n) {
 
 }  // namespace
 
-int64_t ceil_log_int(int64_t base, int64_t x) {
-  if (base < 2) throw std::invalid_argument("ceil_log_int: base must be >= 2");
-  if (x < 1) throw std::invalid_argument("ceil_log_int: x must be >= 1");
-  int64_t r = 0;
-  int64_t p = 1;
-  while (p < x) {
-    ++r;
-    if (p > std::numeric_limits<int64_t>::max() / base) break;  // base*p exceeds any int64 x
-    p *= base;
-  }
-  return r;
-}
-
 int64_t tsay_wang_steps(int d, int n) {
   check_dimension_and_radix(d, n);
   const int64_t fan = 2 * static_cast<int64_t>(d) + 1;
-  if (n % 2 == 1) return d * ceil_log_int(fan, n) + 1;                      // Theorem 5
-  return d * ceil_log_int(fan, n - 1) + (d + 1) / 2 + 1;                     // Section 7 / abstract
+  if (n % 2 == 1) return d * ceil_log(fan, n) + 1;                      // Theorem 5
+  return d * ceil_log(fan, n - 1) + (d + 1) / 2 + 1;                     // Section 7 / abstract
 }
 
 int64_t broadcast_lower_bound(int d, int n) {

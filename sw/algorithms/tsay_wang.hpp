@@ -69,7 +69,4 @@ int64_t tsay_wang_steps(int d, int n);
 // Throws std::invalid_argument for d < 1 or n < 1.
 int64_t broadcast_lower_bound(int d, int n);
 
-// The least r >= 0 with base^r >= x (ceil(log_base x) for x >= 1), exact. base >= 2, x >= 1.
-int64_t ceil_log_int(int64_t base, int64_t x);
-
 }  // namespace torx::sw
