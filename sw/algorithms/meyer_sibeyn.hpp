@@ -62,7 +62,7 @@
 // form the arc [x, x+B_x] and Y's the arc [y-F_y, y], which cover the cycle only if
 // B_x + F_y >= m + l - 1; every on-cycle node has B + F = m - 1 (it receives each position once);
 // and every feeder of the paper's layouts serves two OOC nodes around a ring, so summing the
-// inequality over the ring gives a contradiction (NOTES.md spells this out). So both feeders pass
+// inequality over the ring gives a contradiction. So both feeders pass
 // on BOTH directions: X sends the packets walking backward from the inner arc (the positions
 // between X and Y) and those walking forward from the outer arc, and Y does the mirror image.
 // The inner arc is split between X and Y, the outer arc too, and the two splits are balanced.
@@ -70,65 +70,23 @@
 // For about l/2 steps a side link carries two positions in one message. Those merged messages are
 // the cost; the paper instead pays about l/2 extra steps.
 //
-// Forwarding-table format: see ForwardingTable below and write_forwarding_tables().
+// The forwarding tables (core/forwarding_table.hpp, docs/forwarding-tables.md) are built from the
+// same geometry as the schedule; schedule_from_tables() derives the schedule from them alone. The
+// Hamiltonian decompositions are in hamiltonian.hpp.
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "algorithms/plain_schedule.hpp"
+#include "core/forwarding_table.hpp"
 
 namespace torx::sw {
 
-// A block a node injects at the injection step, and the network ports it leaves on.
-struct InjectionEntry {
-  uint64_t block = 0;
-  uint32_t out_mask = 0;  // bit p = network port p (p = 2*dim + 0 for +, + 1 for -)
-};
-
-// One forwarding rule of a router: a packet that arrived through `in_port` in step t-1 is copied
-// out of `out_port` in step t iff first <= t <= last (absolute steps). Packets move in lock step
-// from the injection step on, so the window is an age window: age = t - inject_step.
-struct ForwardRule {
-  uint8_t in_port = 0;
-  uint8_t out_port = 0;
-  int64_t first = 0;
-  int64_t last = -1;
-};
-
-// The per-router tables. Ports: network port p = 2*dim + (0 for the + direction, 1 for -); the
-// local port is 2*D. An input port is the port a packet ENTERS through: a packet moving in +dim
-// enters its receiver through port 2*dim+1 (the side facing the sender).
-struct ForwardingTable {
-  int ndims = 0;
-  int pieces = 0;
-  // Step at which every node injects its blocks (1, or 2 after a re-packing prologue).
-  int64_t inject_step = 1;
-  // [node][in_port], in_port 0..2D: bit set of the network ports packets arriving through in_port
-  // are ever copied to (the union of that in_port's rules). Row 2D (local) is the union of the
-  // injection masks of that node.
-  std::vector<std::vector<uint32_t>> out_mask;
-  // [node][in_port]: 1 if packets arriving through in_port are handed to the local node. (Every
-  // arrival is a new block for its receiver, so every used in_port delivers.)
-  std::vector<std::vector<uint8_t>> deliver;
-  // [node]: the rules with their age windows (out_mask is derived from them).
-  std::vector<std::vector<ForwardRule>> rules;
-  // [node]: blocks injected at inject_step (a node may inject blocks it received in the prologue).
-  std::vector<std::vector<InjectionEntry>> inject;
-  // Non-oblivious prologue (Section 2.2's re-packing): explicit messages forming step 1. Their
-  // blocks go to the receiving node only; routers never forward them. Empty for all other cases.
-  std::vector<PlainMessage> prologue;
-};
-
 struct GossipPlan {
-  std::string algorithm;     // "ms-hc" or "ms-one"
-  std::string construction;  // which construction was used, in words
+  // Algorithm ("ms-hc" or "ms-one"), construction in words, dims, pieces, steps (prologue
+  // included), injection step and the per-router tables.
   ForwardingTable table;
-  int pieces = 0;
-  int64_t steps = 0;               // length of the schedule, prologue included
   int64_t max_message_pieces = 0;  // largest message, in pieces
   // Sum over the steps of the largest message of the step, in pieces: the feeding volume the
   // step model charges (seed 003's "normalized time" is steps * r + transmission_pieces / pieces).
@@ -143,7 +101,7 @@ struct MsHcOptions {
 
 // Plans (tables + step count). Preconditions (std::invalid_argument naming the one violated):
 // a torus (wrap), every side >= 3, node count below 2^31; ms-hc: any dimension count (for d >= 3 a
-// decomposition must be found, see hamiltonian_decomposition); ms-one: 2D with at least one even
+// decomposition must be found, see hamiltonian.hpp); ms-one: 2D with at least one even
 // side, or 3D with n1 % 3 == 0, n2 % n1 == 0 (n3 >= 3 follows from the side rule).
 GossipPlan plan_ms_hc(const PlainTopology& topo);
 GossipPlan plan_ms_hc(const PlainTopology& topo, const MsHcOptions& options);
@@ -153,7 +111,11 @@ GossipPlan plan_ms_one(const PlainTopology& topo);
 // inject_step a node sends on out port p the blocks injected with bit p (t == inject_step only)
 // plus, for every rule (i -> p) whose window contains t, the blocks that arrived through in port i
 // in step t-1. Empty messages are not sent; the schedule ends with its last non-empty step.
-void schedule_from_tables(const PlainTopology& topo, const GossipPlan& plan, const PlainStepSink& emit);
+// `max_transfers` >= 0 bounds the block copies sent in all (a gossip sends N (N - 1) pieces): tables
+// that copy more (a duplicate, or copies multiplying around a loop) throw InputError as soon as the
+// bound is passed, before the payloads grow. -1: no bound (tests that want the checker to see the
+// duplicates).
+void schedule_from_tables(const ForwardingTable& table, const PlainStepSink& emit, int64_t max_transfers = -1);
 
 // The schedules generated directly from the cycle geometry (closed-form stream positions).
 void generate_ms_hc(const PlainTopology& topo, const PlainStepSink& emit);
@@ -168,31 +130,5 @@ void generate_ms_one(const PlainTopology& topo, const PlainStepSink& emit);
 int64_t ms_hc_formula_steps(const PlainTopology& topo);
 int64_t ms_hc_formula_steps(const PlainTopology& topo, const MsHcOptions& options);
 int64_t ms_one_formula_steps(const PlainTopology& topo);
-
-// d edge-disjoint Hamiltonian cycles of the torus `dims` (every side >= 3), each as the sequence
-// of node ids it visits. 1D: the ring. 2D: square switching from the row/column colouring
-// (diagonal family, staircase + twists, greedy merges) or Section 2.1's rule. d >= 3: the product
-// construction above, trying the dimension orders in turn, then the same with a bounded repair
-// search (unit-square switches) for shapes where no twist exists (e.g. 4x4x6). Throws
-// std::invalid_argument if nothing succeeds. Verified: every 2D shape 3..16, every 3D shape
-// 3..8, 4D/5D examples, the cubes 4^3, 16^3, 64^3.
-std::vector<std::vector<int64_t>> hamiltonian_decomposition(const std::vector<int>& dims);
-
-// Text form of the tables, one record per line ('#' starts a comment):
-//   torx-forwarding-tables 1
-//   algorithm <name>
-//   dims <n1> <n2> ...
-//   pieces <k>
-//   steps <T>
-//   inject_step <s>
-//   D <node> <in_port> <out_mask> <deliver>       one per (node, in_port) with a mask or deliver
-//   R <node> <in_port> <out_port> <first> <last>  one per forwarding rule (age window in steps)
-//   I <node> <block> <out_mask>                    one per injected block
-//   P <src> <dst> <dim> <dir> <block> [<block>..]  one per prologue message (step 1)
-//   end
-// Masks are decimal bit sets over network ports (bit p = port p).
-void write_forwarding_tables(std::ostream& out, const PlainTopology& topo, const GossipPlan& plan);
-// Parses the text form (throws std::invalid_argument with the line number on malformed input).
-std::pair<PlainTopology, GossipPlan> read_forwarding_tables(std::istream& in);
 
 }  // namespace torx::sw

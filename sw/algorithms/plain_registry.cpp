@@ -13,6 +13,7 @@
 #include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/suh.hpp"
 #include "algorithms/tsay_wang.hpp"
+#include "core/int_math.hpp"
 
 namespace torx::sw {
 
@@ -199,10 +200,10 @@ void register_plain(std::vector<Algorithm>& out) {
                            [&] { return hc ? plan_ms_hc(plain_topology(topo)) : plan_ms_one(plain_topology(topo)); });
     };
     a.check = [plan](const Topology& topo, const AlgorithmOptions&) { plan(topo); };
-    a.pieces = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo).pieces; };
+    a.pieces = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo).table.pieces; };
     a.generate = [hc, plan](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
       const GossipPlan p = plan(topo);
-      stream_plain(*find_algorithm(hc ? "ms-hc" : "ms-one"), topo, opt, p.steps, sink, [&](const PlainStepSink& emit) {
+      stream_plain(*find_algorithm(hc ? "ms-hc" : "ms-one"), topo, opt, p.table.steps, sink, [&](const PlainStepSink& emit) {
         preconditions(hc ? "ms-hc" : "ms-one", [&] {
           hc ? generate_ms_hc(plain_topology(topo), emit) : generate_ms_one(plain_topology(topo), emit);
           return 0;
@@ -224,15 +225,15 @@ void register_plain(std::vector<Algorithm>& out) {
       int64_t diameter = 0;
       for (int r : topo.radices()) diameter += r / 2;
       b.steps = diameter;
-      const int64_t pieces = plan(topo).pieces;
+      const int64_t pieces = plan(topo).table.pieces;
       const int64_t need = (int64_t{topo.nodes()} - 1) * pieces;
-      b.transmission_blocks = (need + 2 * topo.ndims() - 1) / (2 * topo.ndims());
+      b.transmission_blocks = ceil_div(need, 2 * topo.ndims());
       b.source = "diameter (steps); (P-1) x pieces received over 2d links (transmission, seed 003 Section 1)";
       return b;
     };
     a.facts = [plan](const Topology& topo, const AlgorithmOptions&) {
       const GossipPlan p = plan(topo);
-      return std::vector<std::pair<std::string, int64_t>>{{"pieces", p.pieces},
+      return std::vector<std::pair<std::string, int64_t>>{{"pieces", p.table.pieces},
                                                           {"largest_message_pieces", p.max_message_pieces},
                                                           {"injection_step", p.table.inject_step}};
     };

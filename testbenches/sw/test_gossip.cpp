@@ -57,18 +57,18 @@ void expect_tables_reproduce(const std::string& algo, const std::vector<int>& di
   const PlainTopology pt{dims, true};
   const GossipPlan plan = algo == "ms-hc" ? plan_ms_hc(pt) : plan_ms_one(pt);
   std::stringstream text;
-  write_forwarding_tables(text, pt, plan);
-  const auto [pt2, plan2] = read_forwarding_tables(text);
-  EXPECT_EQ(pt2.dims, dims);
+  write_forwarding_table(text, plan.table);
+  const ForwardingTable tab2 = read_forwarding_table(text);
+  EXPECT_EQ(tab2.dims, dims);
   const auto generated = collect([&](const PlainStepSink& e) { algo == "ms-hc" ? generate_ms_hc(pt, e) : generate_ms_one(pt, e); });
-  const auto derived = collect([&](const PlainStepSink& e) { schedule_from_tables(pt2, plan2, e); });
+  const auto derived = collect([&](const PlainStepSink& e) { schedule_from_tables(tab2, e); });
   ASSERT_EQ(generated.size(), derived.size()) << algo;
   for (size_t k = 0; k < generated.size(); ++k) ASSERT_EQ(canon(generated[k]), canon(derived[k])) << algo << " step " << k;
   StepModelResult r;
-  const CheckResult c = run_steps(Topology(dims, true), plan2.pieces, derived, &r);
+  const CheckResult c = run_steps(Topology(dims, true), tab2.pieces, derived, &r);
   EXPECT_TRUE(c.ok) << algo << ": missing " << c.missing << " duplicated " << c.duplicated;
   EXPECT_EQ(r.port_conflicts + r.link_conflicts, 0u);
-  EXPECT_EQ(r.steps, plan.steps);
+  EXPECT_EQ(r.steps, plan.table.steps);
 }
 
 TEST(Gossip, TablesAloneReproduceTheSchedule) {
@@ -84,15 +84,15 @@ TEST(Gossip, ADamagedTableIsCaught) {
   // Shorten one forwarding rule's age window by a step: its last packet is never forwarded.
   auto& rule = plan.table.rules[5].front();
   rule.last -= 1;
-  const auto derived = collect([&](const PlainStepSink& e) { schedule_from_tables(pt, plan, e); });
-  const CheckResult c = run_steps(Topology({8, 8}, true), plan.pieces, derived);
+  const auto derived = collect([&](const PlainStepSink& e) { schedule_from_tables(plan.table, e); });
+  const CheckResult c = run_steps(Topology({8, 8}, true), plan.table.pieces, derived);
   EXPECT_FALSE(c.ok);
   EXPECT_GT(c.missing, 0u);
   // Widening it instead sends one packet once more: a duplicate.
   GossipPlan wide = plan_ms_hc(pt);
   wide.table.rules[5].front().last += 1;
-  const auto derived2 = collect([&](const PlainStepSink& e) { schedule_from_tables(pt, wide, e); });
-  EXPECT_GT(run_steps(Topology({8, 8}, true), wide.pieces, derived2).duplicated, 0u);
+  const auto derived2 = collect([&](const PlainStepSink& e) { schedule_from_tables(wide.table, e); });
+  EXPECT_GT(run_steps(Topology({8, 8}, true), wide.table.pieces, derived2).duplicated, 0u);
 }
 
 using testing::Outcome;
