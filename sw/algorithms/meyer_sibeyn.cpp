@@ -4,6 +4,8 @@
 // Hamiltonian decompositions are in hamiltonian.cpp, the table format in core/forwarding_table.cpp.
 #include "algorithms/meyer_sibeyn.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <functional>
@@ -171,9 +173,10 @@ void require_edge_disjoint(const Topology& t, const std::vector<CycleSpec>& cycl
 void check_torus(const PlainTopology& topo, const char* algo) { check_cycle_torus(topo.dims, topo.wrap, algo); }
 
 // Cycles from a Hamiltonian decomposition: piece c of every node runs on cycle c.
-Scheme hamiltonian_scheme(const Topology& t, const std::vector<std::vector<int64_t>>& cyc, std::string construction) {
+Scheme hamiltonian_scheme(const Topology& t, const std::vector<std::vector<int64_t>>& cyc, std::string algorithm,
+                          std::string construction) {
   Scheme s;
-  s.algorithm = "ms-hc";
+  s.algorithm = std::move(algorithm);
   s.construction = std::move(construction);
   s.pieces = static_cast<int>(cyc.size());
   for (size_t c = 0; c < cyc.size(); ++c) {
@@ -210,7 +213,7 @@ Scheme hamiltonian_scheme(const Topology& t, const std::vector<std::vector<int64
 // other 4 of N's pieces; N sends its 2 g-pieces to C in the same step (C skips N's g-position).
 // Cycle messages carry at most 4 pieces, 4/3 of a share. The paper's (1 + 1/n2) would need C to
 // skip the positions of a whole row. Merged feed messages carry up to 4 + 3 = 7.
-Scheme section22_scheme(const Topology& t) {
+Scheme section22_scheme(const Topology& t, std::string algorithm) {
   const int o = (t.radix(0) % 2 == 1) ? 0 : 1;
   const int e = 1 - o;
   const int no = t.radix(o), ne = t.radix(e);
@@ -241,7 +244,7 @@ Scheme section22_scheme(const Topology& t) {
   auto trails = trails_from_pairing(t, pairing, ports);
   if (trails.size() != 2) throw std::logic_error("internal error: Section 2.2 rule does not give two cycles");
   Scheme s;
-  s.algorithm = "ms-hc";
+  s.algorithm = std::move(algorithm);
   s.construction = "Section 2.2 partial cycles (special column at odd-dimension coordinate " + std::to_string(col_c) +
                    ") with a re-packing step";
   s.pieces = kHcPiecesOneOdd;
@@ -418,12 +421,11 @@ CycleSpec lap_cycle(const Topology& t, int64_t start, int laps, const char* what
   return cs;
 }
 
-// Section 4.1: axis x1 (size n1, even) and x2 (size n2). Cycle j starts at (j, 0); a lap is the
-// zigzag +x1, +x2, +x1 followed by n2-1 moves +x2 (the last over the wraparound), n1/2 laps.
-Scheme ms_one_2d_scheme(const Topology& t) {
-  const int a1 = (t.radix(0) % 2 == 0) ? 0 : 1;  // the even side plays x1
+// Section 4.1: axis x1 = dimension a1 (size n1, even) and x2 (size n2). Cycle j starts at (j, 0); a
+// lap is the zigzag +x1, +x2, +x1 followed by n2-1 moves +x2 (the last over the wraparound), n1/2
+// laps.
+Scheme ms_one_2d_scheme(const Topology& t, int a1) {
   const int a2 = 1 - a1;
-  if (t.radix(a1) % 2) throw std::invalid_argument("ms-one: 2D needs an even side (Theorem 3 assumes n1 even); got " + t.dims_string());
   const int n1 = t.radix(a1), n2 = t.radix(a2);
   Scheme s;
   s.algorithm = "ms-one";
@@ -465,26 +467,72 @@ Scheme ms_one_rods_scheme(const Topology& t) {
   return s;
 }
 
+GossipPlan plan_of(const Topology& t, const Scheme& s);
+
 Scheme build_ms_hc(const PlainTopology& topo, const MsHcOptions& options) {
-  check_torus(topo, "ms-hc");
+  const std::string id = ms_hc_id(options.variant);
+  check_torus(topo, id.c_str());
   const Topology t(topo.dims, true);
   const int d = t.ndims();
-  if (d == 2) {
+  if (d == 2 && options.variant != MsHcVariant::kHamiltonian) {
     const bool odd0 = t.radix(0) % 2, odd1 = t.radix(1) % 2;
     if (!odd0 && !odd1) {
-      return hamiltonian_scheme(t, section21_decomposition(t.radix(0), t.radix(1)),
+      return hamiltonian_scheme(t, section21_decomposition(t.radix(0), t.radix(1)), id,
                                 "Section 2.1 Hamiltonian cycles (Fig. 1 rule)");
     }
-    if (odd0 != odd1 && !options.full_decomposition_for_one_odd) return section22_scheme(t);
   }
-  return hamiltonian_scheme(t, hamiltonian_decomposition(topo.dims),
-                            d == 1 ? "the ring" : "Hamiltonian decomposition (square switching / product construction)");
+  Scheme hd = [&] {
+    try {
+      return hamiltonian_scheme(t, hamiltonian_decomposition(topo.dims), id,
+                                d == 1 ? "the ring" : "Hamiltonian decomposition (square switching / product construction)");
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(id + ": " + e.what());
+    }
+  }();
+  if (d == 2 && options.variant == MsHcVariant::kFewestSteps && t.radix(0) % 2 != t.radix(1) % 2) {
+    // Section 2.2 takes 1 + floor((P - n_even/2)/2) steps against the decomposition's P/2: fewer
+    // unless n_even = 4, where they tie and the decomposition's smaller messages win.
+    Scheme partial = section22_scheme(t, id);
+    const GossipPlan a = plan_of(t, partial), b = plan_of(t, hd);
+    if (std::make_pair(a.table.steps, a.transmission_pieces) < std::make_pair(b.table.steps, b.transmission_pieces))
+      return partial;
+  }
+  return hd;
+}
+
+// 2D: an even side plays x1 (Theorem 3 needs n1 even). With both sides even the two orientations
+// differ (floor(n1 n2 / 4 + n1 / 2) steps: 6x12 takes 21 steps with n1 = 6 and 24 with n1 = 12); both
+// are planned and the one with fewer steps, then the smaller transmission, then x1 = x is kept.
+Scheme ms_one_2d_best(const Topology& t) {
+  std::vector<std::pair<Scheme, GossipPlan>> options;
+  for (int a1 : {0, 1}) {
+    if (t.radix(a1) % 2) continue;
+    Scheme s = ms_one_2d_scheme(t, a1);
+    GossipPlan p = plan_of(t, s);
+    options.emplace_back(std::move(s), std::move(p));
+  }
+  if (options.empty())
+    throw std::invalid_argument("ms-one: 2D needs an even side (Theorem 3 assumes n1 even); got " + t.dims_string());
+  auto key = [](const GossipPlan& p) { return std::make_pair(p.table.steps, p.transmission_pieces); };
+  size_t best = 0;
+  for (size_t k = 1; k < options.size(); ++k)
+    if (key(options[k].second) < key(options[best].second)) best = k;
+  Scheme s = std::move(options[best].first);
+  s.construction += fmt::format(" ({} steps, transmission {} pieces", options[best].second.table.steps,
+                                options[best].second.transmission_pieces);
+  if (options.size() == 2) {
+    const GossipPlan& other = options[1 - best].second;
+    s.construction += fmt::format("; x1 = dimension {} would take {} steps, {} pieces", 1 - static_cast<int>(best),
+                                  other.table.steps, other.transmission_pieces);
+  }
+  s.construction += ")";
+  return s;
 }
 
 Scheme build_ms_one(const PlainTopology& topo) {
   check_torus(topo, "ms-one");
   const Topology t(topo.dims, true);
-  if (t.ndims() == 2) return ms_one_2d_scheme(t);
+  if (t.ndims() == 2) return ms_one_2d_best(t);
   if (t.ndims() == 3) return ms_one_rods_scheme(t);
   throw std::invalid_argument("ms-one: implemented for 2D and 3D tori (Section 4); got " + dims_string(topo.dims));
 }
@@ -798,19 +846,36 @@ void schedule_from_tables(const ForwardingTable& tab, const PlainStepSink& emit,
   }
 }
 
-int64_t ms_hc_formula_steps(const PlainTopology& topo) { return ms_hc_formula_steps(topo, MsHcOptions{}); }
+std::string ms_hc_id(MsHcVariant variant) {
+  switch (variant) {
+    case MsHcVariant::kDefault: return "ms-hc";
+    case MsHcVariant::kFewestSteps: return "ms-hc-steps";
+    case MsHcVariant::kHamiltonian: return "ms-hc-hd";
+  }
+  return "ms-hc";
+}
 
-int64_t ms_hc_formula_steps(const PlainTopology& topo, const MsHcOptions& options) {
+int64_t ms_hc_formula_steps(const PlainTopology& topo) {
   check_torus(topo, "ms-hc");
   int64_t p = 1;
   for (int s : topo.dims) p *= s;
   if (topo.dims.size() == 2) {
     const int n1 = topo.dims[0], n2 = topo.dims[1];
     const bool odd1 = n1 % 2, odd2 = n2 % 2;
-    if (!odd1 && !odd2) return p / 2;  // Theorem 1
-    if (odd1 != odd2 && !options.full_decomposition_for_one_odd) return p / 2 + 1 + (odd1 ? n1 : n2);  // Section 2.2
+    if (!odd1 && !odd2) return p / 2;                           // Theorem 1
+    if (odd1 != odd2) return p / 2 + 1 + (odd1 ? n1 : n2);       // Section 2.2
   }
   return p / 2;  // ceil((P-1)/2)
+}
+
+Fraction ms_hc_formula_transmission(const PlainTopology& topo) {
+  const int64_t steps = ms_hc_formula_steps(topo);
+  const int d = static_cast<int>(topo.dims.size());
+  if (d == 2 && topo.dims[0] % 2 != topo.dims[1] % 2) {
+    const int64_t n_odd = topo.dims[0] % 2 ? topo.dims[0] : topo.dims[1];
+    return Fraction{steps * (n_odd + 1), 2 * n_odd};  // packets of (1 + 1/n_odd) s/2 (Section 2.2)
+  }
+  return Fraction{steps, d};  // packets of s/d
 }
 
 int64_t ms_one_formula_steps(const PlainTopology& topo) {
@@ -831,6 +896,10 @@ int64_t ms_one_formula_steps(const PlainTopology& topo) {
     return ceil_div(a * (dm[2] + 3), 6);
   }
   throw std::invalid_argument("ms-one: implemented for 2D and 3D tori (Section 4); got " + dims_string(dm));
+}
+
+Fraction ms_one_formula_transmission(const PlainTopology& topo) {
+  return Fraction{ms_one_formula_steps(topo), 1};  // one whole packet (s) per message
 }
 
 

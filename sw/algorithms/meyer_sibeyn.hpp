@@ -23,18 +23,21 @@
 // cycle length, so every node receives every position of a cycle exactly once.
 //   - 2D, both sides even: the routing rule of Section 2.1 (Fig. 1), two Hamiltonian cycles;
 //     pieces = 2, P/2 steps (Theorem 1).
-//   - 2D, one side odd: the partial cycles of Section 2.2 (Fig. 2). A "special column" (a line along
-//     the even dimension at coordinate n_odd - 2 of the odd one) passes both cycles straight
-//     through (L<->R). Each of its nodes lies on one cycle only and is an out-of-cycle node (OOC) of
-//     the other, fed by its two neighbours in the special column over the vertical links no cycle
-//     uses. Step 1 is the paper's re-packing step, the one non-oblivious step: pieces = 6. An OOC
-//     node C puts 4 pieces on its own cycle and hands 2 to a horizontal neighbour N, and N sends
+//   - 2D, one side odd, ms-hc (the default): a Hamiltonian decomposition (see hamiltonian.hpp):
+//     pieces = 2, P/2 steps, one piece per message, so transmission P s/4. The paper's Section 2.2
+//     takes n1*n2/2 + 1 + n_odd steps with packets of (1 + 1/n_odd) s/2: more of both.
+//   - 2D, one side odd, ms-hc-steps: the partial cycles of Section 2.2 (Fig. 2). A "special column"
+//     (a line along the even dimension at coordinate n_odd - 2 of the odd one) passes both cycles
+//     straight through (L<->R). Each of its nodes lies on one cycle only and is an out-of-cycle node
+//     (OOC) of the other, fed by its two neighbours in the special column over the vertical links no
+//     cycle uses. Step 1 is the paper's re-packing step, the one non-oblivious step: pieces = 6. An
+//     OOC node C puts 4 pieces on its own cycle and hands 2 to a horizontal neighbour N, and N sends
 //     C 2 of its own (see meyer_sibeyn.cpp for why exactly-once rules out the paper's row-wide
-//     shift). Cycle length m = P - n_even/2; steps 1 + floor(m/2), below the paper's
+//     shift). Cycle length m = P - n_even/2; steps 1 + floor(m/2), the fewest, below the paper's
 //     n1*n2/2 + 1 + n2 (whose n2 must be read as the ODD side; the paper's indexing is garbled).
-//     Largest message 7 pieces, a merged feed message (see below); on cycle links 4.
-//     Option `full_decomposition_for_one_odd` replaces all of this by a Hamiltonian decomposition:
-//     P/2 steps, 1-piece messages, no re-packing.
+//     Largest message 7 pieces, a merged feed message (see below); on cycle links 4: the
+//     transmission exceeds the paper's (16x15: 86.7 s against 72.5 s).
+//   - ms-hc-hd: the Hamiltonian decomposition on every shape, 2D with both sides even included.
 //   - 2D, both sides odd (the paper defers to its technical report [14]): a Hamiltonian
 //     decomposition found by square switching (see hamiltonian_decomposition); pieces = 2,
 //     (P-1)/2 steps.
@@ -46,8 +49,9 @@
 //   is not on a cycle gets that cycle's packets from two neighbours on it. Every packet circulates
 //   only on its node's "home" cycle (the first cycle through the node), so each packet reaches each
 //   node exactly once.
-//   - 2D (Section 4.1, Fig. 3): one side even; it plays n1 (an odd n1 with an even n2 is
-//     transposed). Two cycles of n1/2 laps: a zigzag (+x1, +x2, +x1) in rows 0-1 followed by a
+//   - 2D (Section 4.1, Fig. 3): an even side plays n1 (an odd n1 with an even n2 is transposed;
+//     with both sides even both orientations are planned and the one with fewer steps, then the
+//     smaller transmission, is kept: the smaller side as n1). Two cycles of n1/2 laps: a zigzag (+x1, +x2, +x1) in rows 0-1 followed by a
 //     run along x2. m = n1*(n2+2)/2; steps floor(m/2) = floor(n1*n2/4 + n1/2), n2/2 + 2 below
 //     Theorem 3 because the feeds merge messages instead of waiting out double-receives.
 //   - 3D (Section 4.2, Figs. 4-5, "rods"): n1 a multiple of 3, n2 a multiple of n1, n3 >= 3. Three
@@ -76,6 +80,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "algorithms/plain_schedule.hpp"
@@ -93,10 +98,32 @@ struct GossipPlan {
   int64_t transmission_pieces = 0;
 };
 
+// Which ms-hc construction to use where there is a choice. Each is a registered algorithm id.
+enum class MsHcVariant {
+  // "ms-hc": Section 2.1's rule on 2D tori with both sides even, a Hamiltonian decomposition on
+  // every other shape. On 2D tori with one odd side this takes P/2 steps with messages of one piece
+  // of two (transmission P s/4), below the paper's Section 2.2 figure in steps and in transmission.
+  kDefault,
+  // "ms-hc-steps": as kDefault, but on 2D tori with one odd side the partial cycles of Section 2.2
+  // with the re-packing step: 1 + floor(m/2) steps (m = P - n_even/2), the fewest of the three, for
+  // larger messages (6 pieces per node, cycle messages of 4, merged feed messages of up to 7).
+  kFewestSteps,
+  // "ms-hc-hd": the Hamiltonian decomposition of hamiltonian.hpp on every shape, also where
+  // Section 2.1's rule applies (different cycles, the same counts).
+  kHamiltonian,
+};
+
 struct MsHcOptions {
-  // 2D with exactly one odd side: use a Hamiltonian decomposition (P/2 steps, no re-packing)
-  // instead of the paper's partial cycles of Section 2.2.
-  bool full_decomposition_for_one_odd = false;
+  MsHcVariant variant = MsHcVariant::kDefault;
+};
+
+// The registry id of a variant: "ms-hc", "ms-hc-steps", "ms-hc-hd".
+std::string ms_hc_id(MsHcVariant variant);
+
+// An exact non-negative rational, for the paper's transmission in units of s (a node's data).
+struct Fraction {
+  int64_t num = 0;
+  int64_t den = 1;
 };
 
 // Plans (tables + step count). Preconditions (std::invalid_argument naming the one violated):
@@ -128,7 +155,10 @@ void generate_ms_one(const PlainTopology& topo, const PlainStepSink& emit);
 // with n1 the even side (Theorem 3); 3D: ceil(n1*n2*n3/6 + n1*n2/2), Theorem 4 without its
 // O(n1*n3) double-receive term (the "T_one" of Section 5). Same preconditions as the plans.
 int64_t ms_hc_formula_steps(const PlainTopology& topo);
-int64_t ms_hc_formula_steps(const PlainTopology& topo, const MsHcOptions& options);
 int64_t ms_one_formula_steps(const PlainTopology& topo);
+// The paper's transmission, in units of s: its steps times its packet size, s/2 (Theorem 1), s/d
+// (Section 2, d cycles), (1 + 1/n_odd) s/2 (Section 2.2, one odd side), s (ms-one).
+Fraction ms_hc_formula_transmission(const PlainTopology& topo);
+Fraction ms_one_formula_transmission(const PlainTopology& topo);
 
 }  // namespace torx::sw

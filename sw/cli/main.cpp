@@ -406,12 +406,16 @@ int cmd_tables(const Options& o) {
     return check_tables(o.tables_check);
   }
   if (o.algo.empty() || o.topo.empty()) throw InputError("tables: give an algorithm and --topo, or --check FILE");
-  if (o.algo != "ms-hc" && o.algo != "ms-one")
-    throw InputError(fmt::format("tables: '{}' has no forwarding tables (ms-hc and ms-one do)", o.algo));
+  const Algorithm& algo = lookup(o.algo);
+  if (!algo.gossip_plan) {
+    std::string with;
+    for (const Algorithm& a : algorithms())
+      if (a.gossip_plan) with += (with.empty() ? "" : ", ") + a.id;
+    throw InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", o.algo, with));
+  }
   const Topology topo = Topology::parse(o.topo, o.mesh);
-  lookup(o.algo).check(topo, {});
-  const PlainTopology pt = plain_topology(topo);
-  const GossipPlan plan = o.algo == "ms-hc" ? plan_ms_hc(pt) : plan_ms_one(pt);
+  algo.check(topo, {});
+  const GossipPlan plan = algo.gossip_plan(topo, {});
   const ForwardingTable& tab = plan.table;
   if (!o.output.empty()) {
     std::ofstream out(o.output);
@@ -499,8 +503,8 @@ int main_impl(int argc, char** argv) {
   stats->add_option("algo", o.algo, "algorithm id (torx list)");
   stats->add_option("--schedule", o.schedule, "schedule file to count instead of an algorithm");
   add_run_options(stats, o);
-  auto* tables = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one)");
-  tables->add_option("algo", o.algo, "ms-hc or ms-one");
+  auto* tables = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one, ...)");
+  tables->add_option("algo", o.algo, "a gossip algorithm id: ms-hc, ms-hc-steps, ms-hc-hd, ms-one");
   tables->add_option("--topo", o.topo, "dimensions, x first");
   tables->add_option("-o,--output", o.output, "write the tables (docs/forwarding-tables.md)");
   tables->add_option("--check", o.tables_check, "validate a forwarding-table file and the schedule it encodes");

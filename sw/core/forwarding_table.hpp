@@ -54,6 +54,11 @@ struct ForwardRule {
   uint8_t out_port = 0;
   int64_t first = 0;
   int64_t last = -1;
+
+  bool operator==(const ForwardRule& o) const {
+    return in_port == o.in_port && out_port == o.out_port && first == o.first && last == o.last;
+  }
+  bool operator!=(const ForwardRule& o) const { return !(*this == o); }
 };
 
 // A prologue message: one hop from `src` out of network port `port` to its neighbour `dst`.

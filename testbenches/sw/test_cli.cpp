@@ -164,7 +164,8 @@ TEST(Cli, ListNamesEveryAlgorithmWithItsModel) {
 
 TEST(Cli, TablesCheckAcceptsWhatTablesWrites) {
   for (const auto& [algo, topo] : std::vector<std::pair<std::string, std::string>>{
-           {"ms-hc", "8x8"}, {"ms-hc", "5x6"}, {"ms-hc", "3x4x5"}, {"ms-one", "6x9"}, {"ms-one", "3x3x3"}}) {
+           {"ms-hc", "8x8"}, {"ms-hc", "5x6"}, {"ms-hc-steps", "5x6"}, {"ms-hc-hd", "6x6"}, {"ms-hc", "3x4x5"},
+           {"ms-one", "6x9"}, {"ms-one", "3x3x3"}}) {
     const std::string path = testing::temp_dir() + "/" + algo + topo + ".tab";
     ASSERT_EQ(run_torx("tables " + algo + " --topo " + topo + " -o " + path).code, 0);
     const auto r = run_torx("tables --check " + path);
