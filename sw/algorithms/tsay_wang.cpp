@@ -165,7 +165,8 @@ class TsayWangGenerator {
   TsayWangGenerator(int d, int64_t n, const Coords& root, const PlainStepSink& emit, const TsayWangOptions& options)
       : d_(d),
         n_(n),
-        big_n_(n % 2 == 1 ? n : n - 1),
+        improved_(options.improved_low_dimensions && d <= 3),
+        big_n_(n % 2 == 1 || improved_ ? n : n - 1),
         fan_(2 * static_cast<int64_t>(d) + 1),
         steps_(ceil_log(fan_, big_n_)),
         positions_(big_n_, fan_, steps_),
@@ -174,12 +175,16 @@ class TsayWangGenerator {
         options_(options) {}
 
   void run() {
+    if (improved_ && d_ == 3) {
+      final_phase(plane_phase(line_phase()));
+      return;
+    }
     // D_{1,0}: the root alone. A node of D_{h,0} is stored reduced, as (z0, z1, ..., z_{h-1}): its
     // first d-h+1 coordinates all equal z0 and coordinate d-h+j (0-based) is z_j (Section 5.1).
     std::vector<Coords> sources{Coords{0}};
     for (int h = 1; h <= d_ - 1; ++h) sources = diagonal_phase(h, sources);
     final_phase(sources);
-    if (n_ % 2 == 0) extra_phase();
+    if (n_ % 2 == 0 && !improved_) extra_phase();
   }
 
   int64_t emitted() const { return emitted_; }
@@ -276,6 +281,65 @@ class TsayWangGenerator {
       }
     }
     return next;
+  }
+
+  // The improvement for d = 3 (see tsay_wang.hpp), phase 1: the line (2p, p, p) of the ranked
+  // positions p, grown from the root in r steps. The source of rank c at p_c sends ranks c +- j
+  // (j = 1, 2, 3) on a route that starts in dimension j, positive for c + j and negative for
+  // c - j, exactly as on the paper's main diagonal; the line lies in S = {x = y + z}, one node in
+  // every z-plane. Returns the line's nodes.
+  std::vector<Coords> line_phase() {
+    auto node = [&](int64_t p) { return Coords{floor_mod(2 * p, big_n_), p, p}; };
+    for (int64_t k = 1; k <= steps_; ++k) {
+      builder_.begin("phase1.step" + std::to_string(k));
+      for (int64_t c = 0; c < positions_.ranks(k); c += fan_) {
+        const Coords s = node(positions_.position(k, c));
+        for (int j = 1; j <= 3; ++j)
+          for (int dir : {+1, -1}) {
+            const int64_t p = positions_.position(k, c + dir * j);
+            if (p != RankedPositions::kAbsent) builder_.add(s, node(p), j - 1, dir);
+          }
+      }
+      flush();
+    }
+    std::vector<Coords> line;
+    for (int64_t p = 0; p < big_n_; ++p) line.push_back(node(p));
+    return line;
+  }
+
+  // The improvement for d = 3, phase 2: in every z-plane t the column (2t + m, t + m, t) of the
+  // line's node (2t, t, t), grown in r steps; the columns together are S. The source of rank c at
+  // (2t + p_c, t + p_c, t) sends ranks c +- 1 of its own column on routes starting in x and ranks
+  // c +- 2 on routes starting in y (both coordinates move by the same amount, one direction), and
+  // ranks c -+ 3 of the column in plane t' = t + p_c - p (p the rank's position) on a route that
+  // starts in z: it keeps y, so it is one z segment and one x segment of p_c - p hops each, both
+  // negative for rank c + 3 and positive for c - 3 (Section 5.2's N3/N4 with the paper's second
+  // column replaced by the plane). Returns S, one node per x-line.
+  std::vector<Coords> plane_phase(const std::vector<Coords>& line) {
+    auto node = [&](int64_t t, int64_t p) { return Coords{floor_mod(2 * t + p, big_n_), floor_mod(t + p, big_n_), t}; };
+    for (int64_t k = 1; k <= steps_; ++k) {
+      builder_.begin("phase2.step" + std::to_string(k));
+      for (int64_t t = 0; t < big_n_; ++t)
+        for (int64_t c = 0; c < positions_.ranks(k); c += fan_) {
+          const int64_t pc = positions_.position(k, c);
+          const Coords s = node(t, pc);
+          for (int j = 1; j <= 2; ++j)
+            for (int dir : {+1, -1}) {
+              const int64_t p = positions_.position(k, c + dir * j);
+              if (p != RankedPositions::kAbsent) builder_.add(s, node(t, p), j - 1, dir);
+            }
+          for (int dir : {+1, -1}) {
+            const int64_t p = positions_.position(k, c + dir * 3);
+            if (p == RankedPositions::kAbsent) continue;
+            builder_.add(s, node(floor_mod(t + pc - p, big_n_), p), 2, -dir);
+          }
+        }
+      flush();
+    }
+    std::vector<Coords> plane;
+    for (const Coords& base : line)
+      for (int64_t m = 0; m < big_n_; ++m) plane.push_back(node(base[2], m));
+    return plane;
   }
 
   // Phase d (Section 6). `sources` is D_{d,0}: (z0, z1, ..., z_{d-1}) = the node (z0, z1, ...),
@@ -433,7 +497,8 @@ class TsayWangGenerator {
 
   int d_;
   int64_t n_;
-  int64_t big_n_;  // side of the subtorus the odd algorithm runs on
+  bool improved_;  // d <= 3 with options.improved_low_dimensions: the whole torus, no extra phase
+  int64_t big_n_;  // side of the subtorus the odd algorithm runs on (n when improved_)
   int64_t fan_;    // 2d + 1
   int64_t steps_;  // r = ceil(log_{2d+1} N) steps per phase
   RankedPositions positions_;
@@ -455,6 +520,12 @@ int64_t tsay_wang_steps(int d, int n) {
   const int64_t fan = 2 * static_cast<int64_t>(d) + 1;
   if (n % 2 == 1) return d * ceil_log(fan, n) + 1;                      // Theorem 5
   return d * ceil_log(fan, n - 1) + (d + 1) / 2 + 1;                     // Section 7 / abstract
+}
+
+int64_t tsay_wang_improved_steps(int d, int n) {
+  check_dimension_and_radix(d, n);
+  if (d > 3) throw std::invalid_argument("tsay_wang_improved_steps: the improvement is for d <= 3");
+  return d * ceil_log(2 * static_cast<int64_t>(d) + 1, n);
 }
 
 int64_t broadcast_lower_bound(int d, int n) {
@@ -509,8 +580,10 @@ void generate_tsay_wang(const PlainTopology& topo, int64_t root, const PlainStep
 
   TsayWangGenerator generator(d, n, root_coords, emit, options);
   generator.run();
-  if (options.keep_empty_steps && generator.emitted() != tsay_wang_steps(d, n)) {
-    throw std::logic_error("tsay_wang: emitted step count differs from the paper's formula");
+  const int64_t expected = options.improved_low_dimensions && d <= 3 ? tsay_wang_improved_steps(d, n) + 1
+                                                                      : tsay_wang_steps(d, n);
+  if (options.keep_empty_steps && generator.emitted() != expected) {
+    throw std::logic_error("tsay_wang: emitted step count differs from the construction's count");
   }
 }
 
