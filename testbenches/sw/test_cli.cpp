@@ -157,9 +157,17 @@ TEST(Cli, ListNamesEveryAlgorithmWithItsModel) {
   const auto r = run_torx("list --json");
   ASSERT_EQ(r.code, 0);
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_GE(j.size(), 1u);
-  for (const auto& a : j)
-    for (const char* key : {"id", "collective", "ports", "switching", "preconditions", "source"}) EXPECT_TRUE(a.contains(key));
+  // Exactly the registry, in its order, each with its models.
+  ASSERT_EQ(j.size(), algorithms().size());
+  for (size_t k = 0; k < j.size(); ++k) {
+    const Algorithm& a = algorithms()[k];
+    EXPECT_EQ(j[k]["id"], a.id);
+    EXPECT_EQ(j[k]["collective"], std::string(collective_name(a.collective))) << a.id;
+    EXPECT_EQ(j[k]["ports"], std::string(port_model_name(a.ports))) << a.id;
+    EXPECT_EQ(j[k]["switching"], std::string(switching_name(a.switching))) << a.id;
+    for (const char* key : {"preconditions", "source", "summary"}) EXPECT_FALSE(j[k][key].get<std::string>().empty()) << a.id;
+  }
+  for (const char* id : {"ring", "tsay-wang", "ms-hc", "ms-hc-steps", "ms-hc-hd", "ms-one"}) EXPECT_NE(find_algorithm(id), nullptr) << id;
 }
 
 TEST(Cli, TablesCheckAcceptsWhatTablesWrites) {
