@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Reproduces Table I of seed 003 (Meyer, Sibeyn, "Oblivious Gossiping on Tori") from our measured
-step counts, and regenerates the per-size tables of docs/gossip.md.
+step counts, and regenerates the per-size tables of docs/gossip.md (steps and transmission, ours and
+the paper's, for ms-hc, its variants ms-hc-steps and ms-hc-hd on tori with one odd side, and ms-one
+with the orientation it picks).
 
 Normalized time (Section 5) = routing time / (s t_feed): a step that moves packets of size s' costs
 t_startup + s' t_feed, and r = t_startup / (s t_feed), so a schedule takes
@@ -99,41 +101,100 @@ def run_json(algo, dims):
     return json.loads(p.stdout)
 
 
+def tables_json(algo, dims):
+    p = subprocess.run([TORX, "tables", algo, "--topo", "x".join(map(str, dims)), "--json", "-"], capture_output=True,
+                       text=True)
+    if p.returncode:
+        sys.exit(f"torx tables {algo} --topo {'x'.join(map(str, dims))}: exit {p.returncode}: {p.stderr}")
+    return json.loads(p.stdout)
+
+
+def paper_hc(dims, steps):
+    """Seed 003's transmission for ms-hc in units of s: its steps times its packet size (Theorem 1:
+    s/2; Section 2.2 with one odd side: (1 + 1/n_odd) s/2; a decomposition into d cycles: s/d)."""
+    if len(dims) == 2 and dims[0] % 2 != dims[1] % 2:
+        n_odd = dims[0] if dims[0] % 2 else dims[1]
+        return steps * (1 + 1 / n_odd) / 2
+    return steps / len(dims)
+
+
+def tx_s(j):
+    """Our transmission in units of s: transmission blocks (pieces) / pieces per node."""
+    return j["transmission_blocks"] / j["facts"]["pieces"]
+
+
+def clean(j):
+    return j is not None and j["check"]["ok"] and not j["link_conflicts"] and not j["port_conflicts"]
+
+
 def sizes_tables(jobs):
     hc = [[a, b] for a in range(3, 17) for b in range(3, 17)]
+    odd = [[a, b] for a in range(3, 17) for b in range(3, 17) if a % 2 != b % 2 and a <= b] + \
+          [[16, 15], [32, 31], [31, 32], [64, 63]]
     one = [[a, b] for a in range(3, 17) for b in range(3, 17) if a % 2 == 0 or b % 2 == 0]
     rods = [[3, 3, 3], [3, 3, 6], [3, 6, 4], [6, 6, 3], [6, 6, 6], [6, 12, 5], [9, 9, 9], [12, 12, 12], [15, 15, 15]]
+    orient = [[6, 12], [12, 6], [4, 16], [16, 4], [8, 14], [14, 8], [10, 16], [16, 10], [4, 4]]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         r_hc = list(pool.map(lambda d: run_json("ms-hc", d), hc))
+        r_odd = list(pool.map(lambda d: [run_json(a, d) for a in ("ms-hc", "ms-hc-steps", "ms-hc-hd")], odd))
         r_one = list(pool.map(lambda d: run_json("ms-one", d), one + rods))
+        t_orient = list(pool.map(lambda d: tables_json("ms-one", d), orient))
     bad = 0
 
-    def clean(j):
-        return j is not None and j["check"]["ok"] and not j["link_conflicts"] and not j["port_conflicts"]
-
-    # ms-hc: a matrix of steps (formula) per n1 x n2.
+    # ms-hc: a matrix of "steps, transmission (paper's steps, paper's transmission)" per n1 x n2.
     t = ["| n1 \\ n2 | " + " | ".join(str(b) for b in range(3, 17)) + " |", "|---:|" + "---|" * 14]
     for a in range(3, 17):
         cells = []
         for b in range(3, 17):
             j = r_hc[(a - 3) * 14 + (b - 3)]
             bad += not clean(j)
-            cells.append(f"{j['steps']} ({j['formula']['steps']})" if clean(j) else "FAIL")
+            f = j["formula"]["steps"] if j else 0
+            cells.append(f"{j['steps']}, {tx_s(j):.1f} ({f}, {paper_hc([a, b], f):.1f})" if clean(j) else "FAIL")
         t.append(f"| {a} | " + " | ".join(cells) + " |")
     hc_table = "\n".join(t)
-    t = ["| torus | steps | paper | n1 n2 n3 / 6 | largest message | check |", "|---|---:|---:|---:|---:|---|"]
+
+    # One odd side: the three variants against the paper, steps and transmission (units of s).
+    t = ["| torus | paper: steps, transmission | ms-hc: steps, transmission | ms-hc-steps: steps, transmission, "
+         "largest message (pieces per node) | ms-hc-hd: steps, transmission |", "|---|---|---|---|---|"]
+    for dims, js in zip(odd, r_odd):
+        name = "x".join(map(str, dims))
+        if not all(clean(j) for j in js):
+            bad += 1
+            t.append(f"| {name} | FAIL | | | |")
+            continue
+        hc_j, st_j, hd_j = js
+        f = hc_j["formula"]["steps"]
+        pt = paper_hc(dims, f)
+        t.append(f"| {name} | {f}, {pt:.1f} s | {hc_j['steps']}, **{tx_s(hc_j):.1f} s** | {st_j['steps']}, "
+                 f"{tx_s(st_j):.1f} s, {st_j['facts']['largest_message_pieces']} ({st_j['facts']['pieces']}) | "
+                 f"{hd_j['steps']}, {tx_s(hd_j):.1f} s |")
+    odd_table = "\n".join(t)
+
+    t = ["| torus | steps | transmission | paper: steps, transmission | n1 n2 n3 / 6 | largest message | check |",
+         "|---|---:|---:|---|---:|---:|---|"]
     for dims, j in zip(one + rods, r_one):
         bad += not clean(j)
         if not clean(j):
-            t.append(f"| {'x'.join(map(str, dims))} | FAIL | | | | |")
+            t.append(f"| {'x'.join(map(str, dims))} | FAIL | | | | | |")
             continue
         p = 1
         for x in dims:
             p *= x
         sixth = f"{p / 6:.1f}" if len(dims) == 3 else "-"
-        t.append(f"| {'x'.join(map(str, dims))} | {j['steps']} | {j['formula']['steps']} | {sixth} | "
+        f = j["formula"]["steps"]
+        t.append(f"| {'x'.join(map(str, dims))} | {j['steps']} | {tx_s(j):.0f} s | {f}, {f} s | {sixth} | "
                  f"{j['facts']['largest_message_pieces']} | ok |")
-    return hc_table, "\n".join(t), bad, len(hc) + len(one) + len(rods)
+    one_table = "\n".join(t)
+
+    t = ["| torus | kept | steps, transmission (pieces) | the other orientation: steps, transmission |", "|---|---|---|---|"]
+    for dims, j in zip(orient, t_orient):
+        c = j["construction"]
+        kept = c[c.index("x1 = dimension"):].split(" (")[0]
+        other = c[c.index("would take") + len("would take "):c.rindex(")")] if "would take" in c else "-"
+        t.append(f"| {'x'.join(map(str, dims))} | {kept} | {j['steps']}, {j['transmission_pieces']} | {other} |")
+    orient_table = "\n".join(t)
+    total = len(hc) + 3 * len(odd) + len(one) + len(rods)
+    return hc_table, odd_table, one_table, orient_table, bad, total
 
 
 def main():
@@ -145,10 +206,10 @@ def main():
     fill_file(page, [("table-one", table_one())])
     print(f"wrote {page}")
     if not a.skip_sizes:
-        hc, one, bad, total = sizes_tables(a.jobs)
+        hc, odd, one, orient, bad, total = sizes_tables(a.jobs)
         gpage = os.path.join(ROOT, "docs", "gossip.md")
         fill_file(gpage, [("ms-hc-sizes", hc + f"\n\n{total} runs in this page's tables, {total - bad} checked ok with zero conflicts."),
-                          ("ms-one-sizes", one)])
+                          ("ms-hc-one-odd", odd), ("ms-one-sizes", one), ("ms-one-orientation", orient)])
         print(f"wrote {gpage}: {total} runs, {bad} failing")
         sys.exit(1 if bad else 0)
 

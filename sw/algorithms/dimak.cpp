@@ -8,16 +8,13 @@
 #include <string>
 #include <utility>
 
+#include "core/int_math.hpp"
+
 namespace torx::sw {
 namespace {
 
 // Block ids are src * N + dst in 64 bits and node ids travel as int64; 2^31 nodes keeps N^2 < 2^62.
 constexpr int64_t kMaxNodes = int64_t{1} << 31;
-
-int64_t floor_mod(int64_t a, int64_t m) {
-  const int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
 
 std::string dims_text(const PlainTopology& topo) {
   std::string text;
@@ -485,7 +482,7 @@ int64_t total_status(const PlainTopology& topo) {
 
 int64_t average_status_bound(const PlainTopology& topo) {
   const int64_t nodes = checked_node_count(topo, "average_status_bound");
-  return (total_status(topo) + nodes - 1) / nodes;
+  return ceil_div(total_status(topo), nodes);
 }
 
 int64_t bisection_cut_bound(const PlainTopology& topo) {
@@ -500,7 +497,7 @@ int64_t bisection_cut_bound(const PlainTopology& topo) {
     // 2-ring whose "+" and "-" links are distinct; 1 on a linear array).
     const int64_t links = topo.wrap ? 2 : 1;
     const int64_t num = low * high * copies;
-    best = std::max(best, (num + links - 1) / links);
+    best = std::max(best, ceil_div(num, links));
   }
   return best;
 }

@@ -1,565 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
 // Meyer and Sibeyn's oblivious gossiping (seed 003). See meyer_sibeyn.hpp for the algorithms; the
-// comments here explain the constructions and every departure from the paper's text.
+// comments here explain the constructions and every departure from the paper's text. The
+// Hamiltonian decompositions are in hamiltonian.cpp, the table format in core/forwarding_table.cpp.
 #include "algorithms/meyer_sibeyn.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <functional>
-#include <istream>
 #include <limits>
-#include <numeric>
-#include <ostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "algorithms/hamiltonian.hpp"
+#include "core/int_math.hpp"
 
 namespace torx::sw {
 
 namespace {
 
-constexpr int64_t kMaxNodes = int64_t{1} << 31;
 constexpr int kHcPiecesOneOdd = 6;  // Section 2.2 with re-packing: 3 pieces per cycle share
 
-int64_t floor_mod(int64_t a, int64_t m) {
-  const int64_t r = a % m;
-  return r < 0 ? r + m : r;
+std::string dims_string(const std::vector<int>& dims) { return Topology(dims, true).dims_string(); }
+
+// The node at coordinates `c` (x first), each taken modulo its side.
+int64_t torus_node(const Topology& t, const std::vector<int>& c) {
+  Coord k{};
+  for (size_t i = 0; i < c.size(); ++i) k[i] = floor_mod(c[i], t.radix(static_cast<int>(i)));
+  return t.node(k);
 }
-
-std::string dims_string(const std::vector<int>& dims) {
-  std::string s;
-  for (size_t i = 0; i < dims.size(); ++i) s += (i ? "x" : "") + std::to_string(dims[i]);
-  return s;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The torus: node ids with x fastest, ports 2*dim + (0: +, 1: -).
-class Torus {
- public:
-  explicit Torus(std::vector<int> dims) : dims_(std::move(dims)), strides_(dims_.size()) {
-    int64_t s = 1;
-    for (size_t i = 0; i < dims_.size(); ++i) {
-      strides_[i] = s;
-      s *= dims_[i];
-    }
-    nodes_ = s;
-  }
-  int ndims() const { return static_cast<int>(dims_.size()); }
-  int64_t nodes() const { return nodes_; }
-  int size(int dim) const { return dims_[dim]; }
-  const std::vector<int>& dims() const { return dims_; }
-  int coord(int64_t v, int dim) const { return static_cast<int>((v / strides_[dim]) % dims_[dim]); }
-  int64_t step(int64_t v, int dim, int delta) const {
-    const int c = coord(v, dim);
-    const int n = static_cast<int>(floor_mod(c + delta, dims_[dim]));
-    return v + (n - c) * strides_[dim];
-  }
-  int64_t neighbor(int64_t v, int port) const { return step(v, port / 2, (port & 1) ? -1 : 1); }
-  // The port of u facing its neighbour w (sides >= 3, so + and - neighbours differ).
-  int port_to(int64_t u, int64_t w) const {
-    for (int p = 0; p < 2 * ndims(); ++p)
-      if (neighbor(u, p) == w) return p;
-    return -1;
-  }
-  int64_t id(const std::vector<int>& c) const {
-    int64_t v = 0;
-    for (size_t i = 0; i < c.size(); ++i) v += floor_mod(c[i], dims_[i]) * strides_[i];
-    return v;
-  }
-  // Key of the undirected edge {u, w}: lower endpoint (in the + sense) * D + dim.
-  int64_t edge_key(int64_t u, int64_t w) const {
-    const int p = port_to(u, w);
-    if (p < 0) throw std::logic_error("internal error: edge between non-neighbours");
-    return (p & 1) ? w * ndims() + p / 2 : u * ndims() + p / 2;
-  }
-
- private:
-  std::vector<int> dims_;
-  std::vector<int64_t> strides_;
-  int64_t nodes_ = 1;
-};
 
 // A single-hop message from src to its neighbour dst (route: the one dimension, +1 or -1).
-PlainMessage hop_message(const Torus& t, int64_t src, int64_t dst, std::vector<uint64_t> blocks) {
+PlainMessage hop_message(const Topology& t, int64_t src, int64_t dst, std::vector<uint64_t> blocks) {
   PlainMessage msg;
   msg.src = src;
   msg.dst = dst;
-  const int p = t.port_to(src, dst);
-  msg.route.start_dim = p / 2;
+  const int p = t.port_to(static_cast<NodeId>(src), static_cast<NodeId>(dst));
+  msg.route.start_dim = Topology::port_dim(p);
   msg.route.dir.assign(t.ndims(), 0);
-  msg.route.dir[p / 2] = (p & 1) ? -1 : 1;
+  msg.route.dir[Topology::port_dim(p)] = static_cast<int8_t>(Topology::port_dir(p));
   std::sort(blocks.begin(), blocks.end());
   msg.blocks = std::move(blocks);
   return msg;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cycles of a 2-factor given by an "incident edges" function: id, position along the walk, length.
-struct CycleInfo {
-  std::vector<int32_t> id;
-  std::vector<int64_t> pos;
-  std::vector<int64_t> len;
-};
-
-// `incident(v, e[2], w[2])` fills the two edges of the colour class at v and their other ends.
-template <class Incident>
-CycleInfo analyze_cycles(int64_t n, Incident incident) {
-  CycleInfo ci;
-  ci.id.assign(n, -1);
-  ci.pos.assign(n, 0);
-  for (int64_t s = 0; s < n; ++s) {
-    if (ci.id[s] >= 0) continue;
-    const int32_t cid = static_cast<int32_t>(ci.len.size());
-    int64_t v = s, prev_edge = -1, k = 0;
-    while (ci.id[v] < 0) {
-      ci.id[v] = cid;
-      ci.pos[v] = k++;
-      int64_t e[2], w[2];
-      incident(v, e, w);
-      // Leave through the edge we did not come in by (the first one at the start).
-      const int i = (e[0] == prev_edge) ? 1 : 0;
-      prev_edge = e[i];
-      v = w[i];
-    }
-    ci.len.push_back(k);
-  }
-  return ci;
-}
-
-// Replacing the edges a1-b1 and a2-b2 of one colour by a1-a2 and b1-b2 (a "switch" on a unit
-// square) merges two cycles, keeps one cycle whole ("twist": the two edges are traversed in the
-// same sense) or splits it.
-enum class SwitchEffect { kMerge, kTwist, kSplit };
-
-SwitchEffect switch_effect(const CycleInfo& ci, int64_t a1, int64_t b1, int64_t a2, int64_t b2) {
-  if (ci.id[a1] != ci.id[a2]) return SwitchEffect::kMerge;
-  const int64_t len = ci.len[ci.id[a1]];
-  const int64_t d1 = floor_mod(ci.pos[b1] - ci.pos[a1], len);
-  const int64_t d2 = floor_mod(ci.pos[b2] - ci.pos[a2], len);
-  return d1 == d2 ? SwitchEffect::kTwist : SwitchEffect::kSplit;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Two-colourings of the abstract M x N torus grid: node (x, y) = x + M*y, edge 2*node + d with d = 0
-// the edge to (x+1, y) and d = 1 the edge to (x, y+1). Colour 0/1 per edge; a decomposition is valid
-// when each colour class is a single (Hamiltonian) cycle.
-class Grid2 {
- public:
-  Grid2(int64_t m, int64_t n) : m_(m), n_(n), color_(static_cast<size_t>(2 * m * n), 0) {}
-  int64_t M() const { return m_; }
-  int64_t N() const { return n_; }
-  int64_t node(int64_t x, int64_t y) const { return floor_mod(x, m_) + m_ * floor_mod(y, n_); }
-  int64_t hedge(int64_t x, int64_t y) const { return 2 * node(x, y); }
-  int64_t vedge(int64_t x, int64_t y) const { return 2 * node(x, y) + 1; }
-  uint8_t& color(int64_t e) { return color_[e]; }
-  uint8_t color(int64_t e) const { return color_[e]; }
-
-  CycleInfo cycles(uint8_t c) const {
-    return analyze_cycles(m_ * n_, [&](int64_t v, int64_t* e, int64_t* w) {
-      const int64_t x = v % m_, y = v / m_;
-      const int64_t cand_e[4] = {hedge(x, y), vedge(x, y), hedge(x - 1, y), vedge(x, y - 1)};
-      const int64_t cand_w[4] = {node(x + 1, y), node(x, y + 1), node(x - 1, y), node(x, y - 1)};
-      int k = 0;
-      for (int i = 0; i < 4; ++i)
-        if (color_[cand_e[i]] == c) {
-          if (k >= 2) throw std::logic_error("internal error: colour class is not a 2-factor");
-          e[k] = cand_e[i];
-          w[k] = cand_w[i];
-          ++k;
-        }
-      if (k != 2) throw std::logic_error("internal error: colour class is not a 2-factor");
-    });
-  }
-  // Cell (x, y) has the horizontal edges h0 = (x,y)-(x+1,y), h1 = (x,y+1)-(x+1,y+1) and the vertical
-  // edges v0 = (x,y)-(x,y+1), v1 = (x+1,y)-(x+1,y+1). It is switchable when h0, h1 share one colour
-  // and v0, v1 the other; switching swaps the two pairs' colours.
-  bool switchable(int64_t x, int64_t y) const {
-    const uint8_t a = color_[hedge(x, y)], b = color_[hedge(x, y + 1)];
-    const uint8_t c = color_[vedge(x, y)], d = color_[vedge(x + 1, y)];
-    return a == b && c == d && a != c;
-  }
-  void do_switch(int64_t x, int64_t y) {
-    for (int64_t e : {hedge(x, y), hedge(x, y + 1), vedge(x, y), vedge(x + 1, y)}) color_[e] ^= 1;
-  }
-  // Effects of switching cell (x, y) on the colour of its horizontal and of its vertical pair.
-  std::pair<SwitchEffect, SwitchEffect> effects(int64_t x, int64_t y, const CycleInfo ci[2]) const {
-    const uint8_t hc = color_[hedge(x, y)];
-    const int64_t p00 = node(x, y), p10 = node(x + 1, y), p01 = node(x, y + 1), p11 = node(x + 1, y + 1);
-    const SwitchEffect h = switch_effect(ci[hc], p00, p10, p01, p11);
-    const SwitchEffect v = switch_effect(ci[hc ^ 1], p00, p01, p10, p11);
-    return {h, v};
-  }
-  bool single_cycles() const {
-    return cycles(0).len.size() == 1 && cycles(1).len.size() == 1;
-  }
-  Grid2 transposed() const {
-    Grid2 t(n_, m_);
-    for (int64_t x = 0; x < m_; ++x)
-      for (int64_t y = 0; y < n_; ++y) {
-        t.color(t.vedge(y, x)) = color(hedge(x, y));
-        t.color(t.hedge(y, x)) = color(vedge(x, y));
-      }
-    return t;
-  }
-
- private:
-  int64_t m_, n_;
-  std::vector<uint8_t> color_;
-};
-
-int64_t element_order(int64_t a, int64_t m) {
-  a = floor_mod(a, m);
-  return a == 0 ? 1 : m / std::gcd(a, m);
-}
-
-// The "diagonal" family: colour f(x,y) = g((x+y) mod k), k = gcd(M,N), on the +x edge and 1-f on
-// the +y edge. Every node then has one out-edge of each colour, each colour class is a permutation,
-// and k consecutive moves translate by (a, k-a) (a = number of zeros of g). The class is a single
-// cycle iff that translation has order lcm(M,N) in Z_M x Z_N (and likewise (k-a, a)).
-bool decompose_diagonal(Grid2& g) {
-  const int64_t m = g.M(), n = g.N();
-  const int64_t k = std::gcd(m, n), lcm = m / k * n;
-  for (int64_t a = 1; a < k; ++a) {
-    auto order = [&](int64_t s, int64_t t) {
-      const int64_t o1 = element_order(s, m), o2 = element_order(t, n);
-      return o1 / std::gcd(o1, o2) * o2;
-    };
-    if (order(a, k - a) != lcm || order(k - a, a) != lcm) continue;
-    for (int64_t x = 0; x < m; ++x)
-      for (int64_t y = 0; y < n; ++y) {
-        const uint8_t f = ((x + y) % k) < a ? 0 : 1;
-        g.color(g.hedge(x, y)) = f;
-        g.color(g.vedge(x, y)) = f ^ 1;
-      }
-    return true;
-  }
-  return false;
-}
-
-void colour_rows_and_columns(Grid2& g) {
-  for (int64_t x = 0; x < g.M(); ++x)
-    for (int64_t y = 0; y < g.N(); ++y) {
-      g.color(g.hedge(x, y)) = 0;
-      g.color(g.vedge(x, y)) = 1;
-    }
-}
-
-// Greedy completion: repeatedly apply a switch that merges in one colour and does not split the
-// other, until both colours are single cycles (or no such switch exists).
-bool greedy_switches(Grid2& g, int64_t max_rounds) {
-  for (int64_t round = 0; round < max_rounds; ++round) {
-    const CycleInfo ci[2] = {g.cycles(0), g.cycles(1)};
-    if (ci[0].len.size() == 1 && ci[1].len.size() == 1) return true;
-    bool applied = false;
-    for (int64_t x = 0; x < g.M() && !applied; ++x)
-      for (int64_t y = 0; y < g.N() && !applied; ++y) {
-        if (!g.switchable(x, y)) continue;
-        const auto [h, v] = g.effects(x, y, ci);
-        if (h == SwitchEffect::kSplit || v == SwitchEffect::kSplit) continue;
-        if (h != SwitchEffect::kMerge && v != SwitchEffect::kMerge) continue;
-        g.do_switch(x, y);
-        applied = true;
-      }
-    if (!applied) return false;
-  }
-  return false;
-}
-
-// Staircase: rows in colour 0, columns in colour 1; switching the cells (i, i), i < N-1, merges all
-// N rows and the first N columns (every switch joins two different cycles of both colours). The
-// remaining columns are merged by twists of the row cycle (cells whose two horizontal edges the row
-// cycle traverses in the same sense). Works when the shorter side N is odd (then rows N-1 and 0 are
-// traversed in the same sense); for an even N every pair of neighbouring rows runs in opposite
-// senses and no twist exists.
-bool decompose_staircase(Grid2& g) {
-  if (g.M() < g.N()) {
-    Grid2 t(g.N(), g.M());
-    if (!decompose_staircase(t)) return false;
-    g = t.transposed();
-    return true;
-  }
-  colour_rows_and_columns(g);
-  for (int64_t i = 0; i + 1 < g.N(); ++i) g.do_switch(i, i);
-  return greedy_switches(g, g.M() + 2);
-}
-
-// Diagonal start (cells (x, x mod N)), then greedy merges and twists.
-bool decompose_greedy(Grid2& g) {
-  colour_rows_and_columns(g);
-  if (g.M() >= g.N()) {
-    for (int64_t x = 0; x + 1 < g.M(); ++x) g.do_switch(x, x % g.N());
-  } else {
-    for (int64_t y = 0; y + 1 < g.N(); ++y) g.do_switch(y % g.M(), y);
-  }
-  return greedy_switches(g, g.M() * g.N());
-}
-
-// Section 2.1's rule (Fig. 1) for both sides even: in column j (paper: PU (i, j) is row i, column j)
-//   j < n2-1, j even: T<->R, B<->L;  j < n2-1, j odd: T<->L, B<->R;  j = n2-1: T<->R, B<->L.
-// Columns are x (size M), rows y (size N); T = -y, B = +y, L = -x, R = +x.
-bool decompose_section21(Grid2& g) {
-  const int64_t m = g.M(), n = g.N();
-  if (m % 2 || n % 2) return false;
-  // Follow the trail that starts by leaving (0,0) to the right; it gets colour 0, the rest colour 1.
-  for (int64_t e = 0; e < 2 * m * n; ++e) g.color(e) = 1;
-  enum Dir { kR = 0, kB = 1, kL = 2, kT = 3 };
-  auto partner = [&](int64_t x, Dir in) -> Dir {
-    const bool tr_bl = (x == m - 1) || (x % 2 == 0);
-    if (tr_bl) {
-      switch (in) {
-        case kT: return kR;
-        case kR: return kT;
-        case kB: return kL;
-        default: return kB;
-      }
-    }
-    switch (in) {
-      case kT: return kL;
-      case kL: return kT;
-      case kB: return kR;
-      default: return kB;
-    }
-  };
-  int64_t x = 0, y = 0;
-  Dir out = kR;
-  for (int64_t k = 0; k < m * n; ++k) {
-    int64_t nx = x, ny = y;
-    int64_t e = 0;
-    Dir in = kL;
-    switch (out) {
-      case kR: e = g.hedge(x, y); nx = floor_mod(x + 1, m); in = kL; break;
-      case kL: e = g.hedge(x - 1, y); nx = floor_mod(x - 1, m); in = kR; break;
-      case kB: e = g.vedge(x, y); ny = floor_mod(y + 1, n); in = kT; break;
-      case kT: e = g.vedge(x, y - 1); ny = floor_mod(y - 1, n); in = kB; break;
-    }
-    g.color(e) = 0;
-    x = nx;
-    y = ny;
-    out = partner(x, in);
-  }
-  return g.single_cycles();
-}
-
-enum class Strategy { kDiagonal, kStaircase, kGreedy, kSection21 };
-
-bool decompose_2d(Grid2& g, const std::vector<Strategy>& order) {
-  for (Strategy s : order) {
-    bool ok = false;
-    switch (s) {
-      case Strategy::kDiagonal: ok = decompose_diagonal(g); break;
-      case Strategy::kStaircase: ok = (std::min(g.M(), g.N()) % 2 == 1) && decompose_staircase(g); break;
-      case Strategy::kGreedy: ok = decompose_greedy(g); break;
-      case Strategy::kSection21: ok = decompose_section21(g); break;
-    }
-    if (ok && g.single_cycles()) return true;
-  }
-  return false;
-}
-
-// The cycle of colour c of a 2D colouring as a sequence of grid nodes, starting at node 0.
-std::vector<int64_t> grid_cycle(const Grid2& g, uint8_t c) {
-  const CycleInfo ci = g.cycles(c);
-  std::vector<int64_t> seq(ci.len[0]);
-  for (int64_t v = 0; v < g.M() * g.N(); ++v) seq[ci.pos[v]] = v;
-  return seq;
-}
-
-// ---------------------------------------------------------------------------------------------
-// d >= 3: the product construction. Colours live on the torus edges (key v*D + dim).
-class EdgeColouring {
- public:
-  explicit EdgeColouring(const Torus& t) : t_(t), c_(t.nodes() * t.ndims(), -1) {}
-  int8_t& at(int64_t key) { return c_[key]; }
-  int8_t at(int64_t key) const { return c_[key]; }
-  CycleInfo cycles(int8_t colour) const {
-    const int d = t_.ndims();
-    return analyze_cycles(t_.nodes(), [&](int64_t v, int64_t* e, int64_t* w) {
-      int k = 0;
-      for (int dim = 0; dim < d; ++dim) {
-        const int64_t up = v * d + dim;
-        const int64_t down_node = t_.step(v, dim, -1);
-        const int64_t down = down_node * d + dim;
-        if (c_[up] == colour) {
-          if (k >= 2) throw std::logic_error("internal error: colour class is not a 2-factor");
-          e[k] = up;
-          w[k++] = t_.step(v, dim, 1);
-        }
-        if (c_[down] == colour) {
-          if (k >= 2) throw std::logic_error("internal error: colour class is not a 2-factor");
-          e[k] = down;
-          w[k++] = down_node;
-        }
-      }
-      if (k != 2) throw std::logic_error("internal error: colour class is not a 2-factor");
-    });
-  }
-
- private:
-  const Torus& t_;
-  std::vector<int8_t> c_;
-};
-
-std::vector<int64_t> sequence_of(const CycleInfo& ci) {
-  std::vector<int64_t> seq(ci.len[0]);
-  for (size_t v = 0; v < ci.pos.size(); ++v) seq[ci.pos[v]] = static_cast<int64_t>(v);
-  return seq;
-}
-
-// Decomposition of the torus `dims` (in this dimension order). `swap_roles` picks the last cycle of
-// the sub-decomposition as H_1; `order` is the 2D strategy order.
-bool repair_colouring(const Torus& t, EdgeColouring& col, int colours);
-
-bool product_decomposition(const std::vector<int>& dims, bool swap_roles, const std::vector<Strategy>& order,
-                           bool allow_repair, std::vector<std::vector<int64_t>>& out) {
-  const int d = static_cast<int>(dims.size());
-  const Torus t(dims);
-  if (d == 1) {
-    std::vector<int64_t> ring(dims[0]);
-    std::iota(ring.begin(), ring.end(), 0);
-    out = {ring};
-    return true;
-  }
-  if (d == 2) {
-    Grid2 g(dims[0], dims[1]);
-    if (!decompose_2d(g, order)) return false;
-    out = {grid_cycle(g, 0), grid_cycle(g, 1)};  // grid ids equal torus ids (x fastest)
-    return true;
-  }
-  std::vector<std::vector<int64_t>> sub;
-  const std::vector<int> sub_dims(dims.begin(), dims.end() - 1);
-  if (!product_decomposition(sub_dims, swap_roles, order, allow_repair, sub)) return false;
-  if (swap_roles) std::reverse(sub.begin(), sub.end());
-  const int64_t sub_nodes = static_cast<int64_t>(sub[0].size());
-  const int c = dims[d - 1];
-  const std::vector<int64_t>& h1 = sub[0];
-  // H_1 x C_c is a 2D torus (position along H_1, layer); decompose it into K_0, K_1.
-  Grid2 g(sub_nodes, c);
-  if (!decompose_2d(g, order)) return false;
-  EdgeColouring col(t);
-  for (int64_t x = 0; x < sub_nodes; ++x)
-    for (int z = 0; z < c; ++z) {
-      const int64_t u = h1[x] + sub_nodes * z;
-      const int64_t w = h1[(x + 1) % sub_nodes] + sub_nodes * z;
-      col.at(t.edge_key(u, w)) = static_cast<int8_t>(g.color(g.hedge(x, z)));
-      col.at(u * d + (d - 1)) = static_cast<int8_t>(g.color(g.vedge(x, z)));
-    }
-  for (int j = 1; j < d - 1; ++j) {
-    const auto& h = sub[j];
-    const int64_t m = static_cast<int64_t>(h.size());
-    for (int z = 0; z < c; ++z)
-      for (int64_t i = 0; i < m; ++i)
-        col.at(t.edge_key(h[i] + sub_nodes * z, h[(i + 1) % m] + sub_nodes * z)) = static_cast<int8_t>(j + 1);
-  }
-  // Splice the layer copies of H_j (colour j+1) together: for layers z and z+1 find an edge uv of
-  // H_j whose two vertical edges (u,z)-(u,z+1), (v,z)-(v,z+1) lie on the same K and are traversed
-  // by it in the same sense; swapping the four edges merges the two layers and twists K.
-  for (int j = 1; j < d - 1; ++j) {
-    const auto& h = sub[j];
-    const int64_t m = static_cast<int64_t>(h.size());
-    const int8_t hc = static_cast<int8_t>(j + 1);
-    for (int z = 0; z + 1 < c; ++z) {
-      const CycleInfo k[2] = {col.cycles(0), col.cycles(1)};
-      bool done = false;
-      for (int64_t i = 0; i < m && !done; ++i) {
-        const int64_t u0 = h[i] + sub_nodes * z, w0 = h[(i + 1) % m] + sub_nodes * z;
-        const int64_t u1 = u0 + sub_nodes, w1 = w0 + sub_nodes;
-        const int64_t h0 = t.edge_key(u0, w0), h1k = t.edge_key(u1, w1);
-        const int64_t eu = u0 * d + (d - 1), ew = w0 * d + (d - 1);
-        if (col.at(h0) != hc || col.at(h1k) != hc) continue;
-        const int8_t kc = col.at(eu);
-        if ((kc != 0 && kc != 1) || col.at(ew) != kc) continue;
-        if (switch_effect(k[kc], u0, u1, w0, w1) != SwitchEffect::kTwist) continue;
-        col.at(eu) = hc;
-        col.at(ew) = hc;
-        col.at(h0) = kc;
-        col.at(h1k) = kc;
-        done = true;
-      }
-      if (!done && allow_repair) {
-        // No twist: splice anyway through a square whose verticals lie on one K (this splits K)
-        // and leave the repair pass below to join the pieces again.
-        for (int64_t i = 0; i < m && !done; ++i) {
-          const int64_t u0 = h[i] + sub_nodes * z, w0 = h[(i + 1) % m] + sub_nodes * z;
-          const int64_t h0 = t.edge_key(u0, w0), h1k = t.edge_key(u0 + sub_nodes, w0 + sub_nodes);
-          const int64_t eu = u0 * d + (d - 1), ew = w0 * d + (d - 1);
-          const int8_t kc = col.at(eu);
-          if (col.at(h0) != hc || col.at(h1k) != hc || (kc != 0 && kc != 1) || col.at(ew) != kc) continue;
-          col.at(eu) = hc;
-          col.at(ew) = hc;
-          col.at(h0) = kc;
-          col.at(h1k) = kc;
-          done = true;
-        }
-      }
-      if (!done) return false;
-    }
-  }
-  if (allow_repair && !repair_colouring(t, col, d)) return false;
-  out.clear();
-  for (int c2 = 0; c2 < d; ++c2) {
-    const CycleInfo ci = col.cycles(static_cast<int8_t>(c2));
-    if (ci.len.size() != 1) return false;
-    out.push_back(sequence_of(ci));
-  }
-  return true;
-}
-
-// Repair pass (last resort): unit-square switches on the whole torus. A square v, v+e_p, v+e_p+e_q,
-// v+e_q whose opposite edges share colours a and b may swap them; a move is taken if it merges
-// cycles of one colour and splits none, otherwise (stuck) a deterministic pseudo-random move that
-// merges one colour and splits the other, so the search can leave a plateau. Bounded effort.
-bool repair_colouring(const Torus& t, EdgeColouring& col, int colours) {
-  const int d = t.ndims();
-  const int64_t n = t.nodes();
-  uint64_t lcg = 0x2545F4914F6CDD1DULL;
-  const int64_t max_iter = 50 * n + 1000;
-  for (int64_t iter = 0; iter < max_iter; ++iter) {
-    std::vector<CycleInfo> ci;
-    bool single = true;
-    for (int c = 0; c < colours; ++c) {
-      ci.push_back(col.cycles(static_cast<int8_t>(c)));
-      single = single && ci.back().len.size() == 1;
-    }
-    if (single) return true;
-    struct Move {
-      int64_t e[4];
-    };
-    std::vector<Move> sideways;
-    bool applied = false;
-    for (int64_t v = 0; v < n && !applied; ++v)
-      for (int p = 0; p < d && !applied; ++p)
-        for (int q = p + 1; q < d && !applied; ++q) {
-          const int64_t vp = t.step(v, p, 1), vq = t.step(v, q, 1), vpq = t.step(vp, q, 1);
-          const int64_t e1 = v * d + p, e2 = vp * d + q, e3 = vq * d + p, e4 = v * d + q;
-          const int8_t a = col.at(e1), b = col.at(e2);
-          if (a != col.at(e3) || b != col.at(e4) || a == b) continue;
-          const SwitchEffect ea = switch_effect(ci[a], v, vp, vq, vpq);
-          const SwitchEffect eb = switch_effect(ci[b], v, vq, vp, vpq);
-          const int merges = (ea == SwitchEffect::kMerge) + (eb == SwitchEffect::kMerge);
-          const int splits = (ea == SwitchEffect::kSplit) + (eb == SwitchEffect::kSplit);
-          if (merges == 0) continue;
-          if (splits == 0) {
-            col.at(e1) = b;
-            col.at(e3) = b;
-            col.at(e2) = a;
-            col.at(e4) = a;
-            applied = true;
-          } else {
-            sideways.push_back(Move{{e1, e2, e3, e4}});
-          }
-        }
-    if (applied) continue;
-    if (sideways.empty()) return false;
-    lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-    const Move& mv = sideways[(lcg >> 33) % sideways.size()];
-    const int8_t a = col.at(mv.e[0]), b = col.at(mv.e[1]);
-    col.at(mv.e[0]) = b;
-    col.at(mv.e[2]) = b;
-    col.at(mv.e[1]) = a;
-    col.at(mv.e[3]) = a;
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,7 +119,7 @@ bool make_feed(const CycleSpec& c, int cycle, int64_t target, int64_t x, int64_t
 
 // ---------------------------------------------------------------------------------------------
 // Trails of a port pairing (Sections 2.1 and 2.2 give the routing rule as pairs of ports per node).
-std::vector<std::vector<int64_t>> trails_from_pairing(const Torus& t, const std::vector<std::array<int, 4>>& pairing,
+std::vector<std::vector<int64_t>> trails_from_pairing(const Topology& t, const std::vector<std::array<int, 4>>& pairing,
                                                       const std::array<int, 4>& ports) {
   // pairing[v][i] = index (0..3) of the partner of ports[i] at v, or -1.
   std::vector<std::array<uint8_t, 4>> used(t.nodes(), {0, 0, 0, 0});
@@ -652,7 +136,7 @@ std::vector<std::vector<int64_t>> trails_from_pairing(const Torus& t, const std:
         seq.push_back(v);
         const int p = ports[out];
         const int64_t w = t.neighbor(v, p);
-        const int back = p ^ 1;
+        const int back = Topology::opposite_port(p);
         in = static_cast<int>(std::find(ports.begin(), ports.end(), back) - ports.begin());
         v = w;
         out = pairing[v][in];
@@ -663,7 +147,7 @@ std::vector<std::vector<int64_t>> trails_from_pairing(const Torus& t, const std:
   return trails;
 }
 
-void require_simple(const Torus& t, const std::vector<int64_t>& cyc, const char* what) {
+void require_simple(const Topology& t, const std::vector<int64_t>& cyc, const char* what) {
   std::vector<uint8_t> seen(t.nodes(), 0);
   for (int64_t v : cyc) {
     if (seen[v]) throw std::logic_error(std::string("internal error: ") + what + " visits a node twice");
@@ -674,33 +158,25 @@ void require_simple(const Torus& t, const std::vector<int64_t>& cyc, const char*
       throw std::logic_error(std::string("internal error: ") + what + " has a non-edge");
 }
 
-void require_edge_disjoint(const Torus& t, const std::vector<CycleSpec>& cycles, std::vector<int8_t>& edge_cycle) {
+void require_edge_disjoint(const Topology& t, const std::vector<CycleSpec>& cycles, std::vector<int8_t>& edge_cycle) {
   edge_cycle.assign(t.nodes() * t.ndims(), -1);
   for (size_t c = 0; c < cycles.size(); ++c) {
     const auto& n = cycles[c].nodes;
     for (size_t k = 0; k < n.size(); ++k) {
-      const int64_t key = t.edge_key(n[k], n[(k + 1) % n.size()]);
+      const int64_t key = undirected_edge(t, n[k], n[(k + 1) % n.size()]);
       if (edge_cycle[key] >= 0) throw std::logic_error("internal error: cycles share an edge");
       edge_cycle[key] = static_cast<int8_t>(c);
     }
   }
 }
 
-void check_torus(const PlainTopology& topo, const char* algo) {
-  if (!topo.wrap) throw std::invalid_argument(std::string(algo) + ": needs a torus (wrap = true)");
-  if (topo.dims.empty()) throw std::invalid_argument(std::string(algo) + ": needs at least one dimension");
-  int64_t n = 1;
-  for (int s : topo.dims) {
-    if (s < 3) throw std::invalid_argument(std::string(algo) + ": every side must be >= 3 (got " + dims_string(topo.dims) + ")");
-    n *= s;
-    if (n >= kMaxNodes) throw std::invalid_argument(std::string(algo) + ": the torus must have fewer than 2^31 nodes");
-  }
-}
+void check_torus(const PlainTopology& topo, const char* algo) { check_cycle_torus(topo.dims, topo.wrap, algo); }
 
 // Cycles from a Hamiltonian decomposition: piece c of every node runs on cycle c.
-Scheme hamiltonian_scheme(const Torus& t, const std::vector<std::vector<int64_t>>& cyc, std::string construction) {
+Scheme hamiltonian_scheme(const Topology& t, const std::vector<std::vector<int64_t>>& cyc, std::string algorithm,
+                          std::string construction) {
   Scheme s;
-  s.algorithm = "ms-hc";
+  s.algorithm = std::move(algorithm);
   s.construction = std::move(construction);
   s.pieces = static_cast<int>(cyc.size());
   for (size_t c = 0; c < cyc.size(); ++c) {
@@ -737,19 +213,20 @@ Scheme hamiltonian_scheme(const Torus& t, const std::vector<std::vector<int64_t>
 // other 4 of N's pieces; N sends its 2 g-pieces to C in the same step (C skips N's g-position).
 // Cycle messages carry at most 4 pieces, 4/3 of a share. The paper's (1 + 1/n2) would need C to
 // skip the positions of a whole row. Merged feed messages carry up to 4 + 3 = 7.
-Scheme section22_scheme(const Torus& t) {
-  const int o = (t.size(0) % 2 == 1) ? 0 : 1;
+Scheme section22_scheme(const Topology& t, std::string algorithm) {
+  const int o = (t.radix(0) % 2 == 1) ? 0 : 1;
   const int e = 1 - o;
-  const int no = t.size(o), ne = t.size(e);
+  const int no = t.radix(o), ne = t.radix(e);
   const int col_c = no - 2;
   auto node_at = [&](int row, int col) {
     std::vector<int> c(2);
     c[o] = col;
     c[e] = row;
-    return t.id(c);
+    return torus_node(t, c);
   };
   // Port indices in the order R, B, L, T (R = +odd, B = +even, L = -odd, T = -even).
-  const std::array<int, 4> ports = {2 * o, 2 * e, 2 * o + 1, 2 * e + 1};
+  const std::array<int, 4> ports = {Topology::port(o, +1), Topology::port(e, +1), Topology::port(o, -1),
+                                     Topology::port(e, -1)};
   enum { kR = 0, kB = 1, kL = 2, kT = 3 };
   std::vector<std::array<int, 4>> pairing(t.nodes(), {-1, -1, -1, -1});
   for (int row = 0; row < ne; ++row)
@@ -767,7 +244,7 @@ Scheme section22_scheme(const Torus& t) {
   auto trails = trails_from_pairing(t, pairing, ports);
   if (trails.size() != 2) throw std::logic_error("internal error: Section 2.2 rule does not give two cycles");
   Scheme s;
-  s.algorithm = "ms-hc";
+  s.algorithm = std::move(algorithm);
   s.construction = "Section 2.2 partial cycles (special column at odd-dimension coordinate " + std::to_string(col_c) +
                    ") with a re-packing step";
   s.pieces = kHcPiecesOneOdd;
@@ -852,7 +329,7 @@ Scheme section22_scheme(const Torus& t) {
 
 // Generic feed assignment for the one-packet schemes: every node gets, for every cycle it is not
 // on, two feeders among its neighbours on that cycle over links no cycle uses, all distinct.
-void assign_feeds(const Torus& t, Scheme& s) {
+void assign_feeds(const Topology& t, Scheme& s) {
   const int ncyc = static_cast<int>(s.cycles.size());
   std::vector<std::vector<int64_t>> pos(ncyc, std::vector<int64_t>(t.nodes(), -1));
   for (int c = 0; c < ncyc; ++c)
@@ -866,9 +343,9 @@ void assign_feeds(const Torus& t, Scheme& s) {
     if (missing.empty()) continue;
     if (static_cast<int>(missing.size()) == ncyc) throw std::logic_error("internal error: node on no cycle");
     std::vector<int64_t> free_nbrs;
-    for (int p = 0; p < 2 * t.ndims(); ++p) {
+    for (int p = 0; p < t.ports(); ++p) {
       const int64_t u = t.neighbor(v, p);
-      if (edge_cycle[t.edge_key(v, u)] < 0) free_nbrs.push_back(u);
+      if (edge_cycle[undirected_edge(t, v, u)] < 0) free_nbrs.push_back(u);
     }
     // Enumerate feeder pairs per missing cycle (tiny: at most 6 neighbours); prefer the lowest
     // completion, then the fewest merged slots.
@@ -910,7 +387,7 @@ void assign_feeds(const Torus& t, Scheme& s) {
 }
 
 // One packet per node, on its home cycle (the first cycle through it).
-void place_home_blocks(const Torus& t, Scheme& s) {
+void place_home_blocks(const Topology& t, Scheme& s) {
   std::vector<uint8_t> placed(t.nodes(), 0);
   for (auto& c : s.cycles) {
     c.blocks.assign(c.nodes.size(), {});
@@ -927,7 +404,7 @@ void place_home_blocks(const Torus& t, Scheme& s) {
 // A partial cycle of `laps` laps from node `start`: lap_moves(lap, moves) gives the dimensions of the
 // lap's unit steps in the + direction. Checked to close and to visit no node twice.
 template <class LapMoves>
-CycleSpec lap_cycle(const Torus& t, int64_t start, int laps, const char* what, LapMoves lap_moves) {
+CycleSpec lap_cycle(const Topology& t, int64_t start, int laps, const char* what, LapMoves lap_moves) {
   CycleSpec cs;
   std::vector<int> moves;
   int64_t v = start;
@@ -935,7 +412,7 @@ CycleSpec lap_cycle(const Torus& t, int64_t start, int laps, const char* what, L
     lap_moves(lap, moves);
     for (int dim : moves) {
       cs.nodes.push_back(v);
-      v = t.step(v, dim, 1);
+      v = t.neighbor(static_cast<NodeId>(v), dim, 1);
     }
   }
   if (v != start) throw std::logic_error(std::string("internal error: ") + what + " does not close");
@@ -944,13 +421,12 @@ CycleSpec lap_cycle(const Torus& t, int64_t start, int laps, const char* what, L
   return cs;
 }
 
-// Section 4.1: axis x1 (size n1, even) and x2 (size n2). Cycle j starts at (j, 0); a lap is the
-// zigzag +x1, +x2, +x1 followed by n2-1 moves +x2 (the last over the wraparound), n1/2 laps.
-Scheme ms_one_2d_scheme(const Torus& t) {
-  const int a1 = (t.size(0) % 2 == 0) ? 0 : 1;  // the even side plays x1
+// Section 4.1: axis x1 = dimension a1 (size n1, even) and x2 (size n2). Cycle j starts at (j, 0); a
+// lap is the zigzag +x1, +x2, +x1 followed by n2-1 moves +x2 (the last over the wraparound), n1/2
+// laps.
+Scheme ms_one_2d_scheme(const Topology& t, int a1) {
   const int a2 = 1 - a1;
-  if (t.size(a1) % 2) throw std::invalid_argument("ms-one: 2D needs an even side (Theorem 3 assumes n1 even); got " + dims_string(t.dims()));
-  const int n1 = t.size(a1), n2 = t.size(a2);
+  const int n1 = t.radix(a1), n2 = t.radix(a2);
   Scheme s;
   s.algorithm = "ms-one";
   s.construction = std::string("Section 4.1 partial cycles, x1 = dimension ") + std::to_string(a1);
@@ -958,7 +434,7 @@ Scheme ms_one_2d_scheme(const Torus& t) {
   for (int j = 0; j < 2; ++j) {
     std::vector<int> c(2, 0);
     c[a1] = j;
-    s.cycles.push_back(lap_cycle(t, t.id(c), n1 / 2, "Section 4.1 cycle", [&](int, std::vector<int>& moves) {
+    s.cycles.push_back(lap_cycle(t, torus_node(t, c), n1 / 2, "Section 4.1 cycle", [&](int, std::vector<int>& moves) {
       moves = {a1, a2, a1};
       moves.insert(moves.end(), n2 - 1, a2);
     }));
@@ -970,17 +446,17 @@ Scheme ms_one_2d_scheme(const Torus& t) {
 
 // Section 4.2 ("rods"): cycle j starts at (j, 0, 0); lap = zigzag (1,3,1,3,1) or, for every
 // (n1/3)-th lap, (1,3,1,3,2), followed by n3-2 moves along x3; n1/3 * n2 laps.
-Scheme ms_one_rods_scheme(const Torus& t) {
-  const int n1 = t.size(0), n2 = t.size(1), n3 = t.size(2);
-  if (n1 % 3) throw std::invalid_argument("ms-one: 3D needs n1 a multiple of 3 (Theorem 4); got " + dims_string(t.dims()));
-  if (n2 % n1) throw std::invalid_argument("ms-one: 3D needs n2 a multiple of n1 (Theorem 4); got " + dims_string(t.dims()));
+Scheme ms_one_rods_scheme(const Topology& t) {
+  const int n1 = t.radix(0), n2 = t.radix(1), n3 = t.radix(2);
+  if (n1 % 3) throw std::invalid_argument("ms-one: 3D needs n1 a multiple of 3 (Theorem 4); got " + t.dims_string());
+  if (n2 % n1) throw std::invalid_argument("ms-one: 3D needs n2 a multiple of n1 (Theorem 4); got " + t.dims_string());
   Scheme s;
   s.algorithm = "ms-one";
   s.construction = "Section 4.2 rods (three partial cycles)";
   s.pieces = 1;
   const int laps = n1 / 3 * n2;
   for (int j = 0; j < 3; ++j) {
-    s.cycles.push_back(lap_cycle(t, t.id({j, 0, 0}), laps, "rod cycle", [&](int lap, std::vector<int>& moves) {
+    s.cycles.push_back(lap_cycle(t, torus_node(t, {j, 0, 0}), laps, "rod cycle", [&](int lap, std::vector<int>& moves) {
       const bool second_type = lap % (n1 / 3) == n1 / 3 - 1;
       moves = {0, 2, 0, 2, second_type ? 1 : 0};
       moves.insert(moves.end(), n3 - 2, 2);
@@ -991,27 +467,72 @@ Scheme ms_one_rods_scheme(const Torus& t) {
   return s;
 }
 
+GossipPlan plan_of(const Topology& t, const Scheme& s);
+
 Scheme build_ms_hc(const PlainTopology& topo, const MsHcOptions& options) {
-  check_torus(topo, "ms-hc");
-  const Torus t(topo.dims);
+  const std::string id = ms_hc_id(options.variant);
+  check_torus(topo, id.c_str());
+  const Topology t(topo.dims, true);
   const int d = t.ndims();
-  if (d == 2) {
-    const bool odd0 = t.size(0) % 2, odd1 = t.size(1) % 2;
+  if (d == 2 && options.variant != MsHcVariant::kHamiltonian) {
+    const bool odd0 = t.radix(0) % 2, odd1 = t.radix(1) % 2;
     if (!odd0 && !odd1) {
-      Grid2 g(t.size(0), t.size(1));
-      if (!decompose_section21(g)) throw std::logic_error("internal error: Section 2.1 rule failed");
-      return hamiltonian_scheme(t, {grid_cycle(g, 0), grid_cycle(g, 1)}, "Section 2.1 Hamiltonian cycles (Fig. 1 rule)");
+      return hamiltonian_scheme(t, section21_decomposition(t.radix(0), t.radix(1)), id,
+                                "Section 2.1 Hamiltonian cycles (Fig. 1 rule)");
     }
-    if (odd0 != odd1 && !options.full_decomposition_for_one_odd) return section22_scheme(t);
   }
-  return hamiltonian_scheme(t, hamiltonian_decomposition(topo.dims),
-                            d == 1 ? "the ring" : "Hamiltonian decomposition (square switching / product construction)");
+  Scheme hd = [&] {
+    try {
+      return hamiltonian_scheme(t, hamiltonian_decomposition(topo.dims), id,
+                                d == 1 ? "the ring" : "Hamiltonian decomposition (square switching / product construction)");
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(id + ": " + e.what());
+    }
+  }();
+  if (d == 2 && options.variant == MsHcVariant::kFewestSteps && t.radix(0) % 2 != t.radix(1) % 2) {
+    // Section 2.2 takes 1 + floor((P - n_even/2)/2) steps against the decomposition's P/2: fewer
+    // unless n_even = 4, where they tie and the decomposition's smaller messages win.
+    Scheme partial = section22_scheme(t, id);
+    const GossipPlan a = plan_of(t, partial), b = plan_of(t, hd);
+    if (std::make_pair(a.table.steps, a.transmission_pieces) < std::make_pair(b.table.steps, b.transmission_pieces))
+      return partial;
+  }
+  return hd;
+}
+
+// 2D: an even side plays x1 (Theorem 3 needs n1 even). With both sides even the two orientations
+// differ (floor(n1 n2 / 4 + n1 / 2) steps: 6x12 takes 21 steps with n1 = 6 and 24 with n1 = 12); both
+// are planned and the one with fewer steps, then the smaller transmission, then x1 = x is kept.
+Scheme ms_one_2d_best(const Topology& t) {
+  std::vector<std::pair<Scheme, GossipPlan>> options;
+  for (int a1 : {0, 1}) {
+    if (t.radix(a1) % 2) continue;
+    Scheme s = ms_one_2d_scheme(t, a1);
+    GossipPlan p = plan_of(t, s);
+    options.emplace_back(std::move(s), std::move(p));
+  }
+  if (options.empty())
+    throw std::invalid_argument("ms-one: 2D needs an even side (Theorem 3 assumes n1 even); got " + t.dims_string());
+  auto key = [](const GossipPlan& p) { return std::make_pair(p.table.steps, p.transmission_pieces); };
+  size_t best = 0;
+  for (size_t k = 1; k < options.size(); ++k)
+    if (key(options[k].second) < key(options[best].second)) best = k;
+  Scheme s = std::move(options[best].first);
+  s.construction += fmt::format(" ({} steps, transmission {} pieces", options[best].second.table.steps,
+                                options[best].second.transmission_pieces);
+  if (options.size() == 2) {
+    const GossipPlan& other = options[1 - best].second;
+    s.construction += fmt::format("; x1 = dimension {} would take {} steps, {} pieces", 1 - static_cast<int>(best),
+                                  other.table.steps, other.transmission_pieces);
+  }
+  s.construction += ")";
+  return s;
 }
 
 Scheme build_ms_one(const PlainTopology& topo) {
   check_torus(topo, "ms-one");
-  const Torus t(topo.dims);
-  if (t.ndims() == 2) return ms_one_2d_scheme(t);
+  const Topology t(topo.dims, true);
+  if (t.ndims() == 2) return ms_one_2d_best(t);
   if (t.ndims() == 3) return ms_one_rods_scheme(t);
   throw std::invalid_argument("ms-one: implemented for 2D and 3D tori (Section 4); got " + dims_string(topo.dims));
 }
@@ -1054,7 +575,7 @@ int64_t scheme_relative_slots(const Scheme& s) {
   return last;
 }
 
-void emit_scheme(const Torus& t, const Scheme& s, const PlainStepSink& emit) {
+void emit_scheme(const Topology& t, const Scheme& s, const PlainStepSink& emit) {
   StepEmitter out(emit);
   if (!s.prologue.empty()) out.push(PlainStep{"repack", s.prologue});
   const int64_t slots = scheme_relative_slots(s);
@@ -1098,22 +619,23 @@ void emit_scheme(const Torus& t, const Scheme& s, const PlainStepSink& emit) {
 
 // ---------------------------------------------------------------------------------------------
 // Tables from the geometry.
-GossipPlan plan_of(const Torus& t, const Scheme& s) {
+GossipPlan plan_of(const Topology& t, const Scheme& s) {
   const int d = t.ndims();
-  const int local = 2 * d;
+  const int local = Topology::local_port(d);
   GossipPlan plan;
-  plan.algorithm = s.algorithm;
-  plan.construction = s.construction;
-  plan.pieces = s.pieces;
   ForwardingTable& tab = plan.table;
-  tab.ndims = d;
+  tab.algorithm = s.algorithm;
+  tab.construction = s.construction;
+  tab.dims = t.radices();
   tab.pieces = s.pieces;
   tab.inject_step = s.inject_step;
   tab.out_mask.assign(t.nodes(), std::vector<uint32_t>(local + 1, 0));
   tab.deliver.assign(t.nodes(), std::vector<uint8_t>(local + 1, 0));
   tab.rules.assign(t.nodes(), {});
   tab.inject.assign(t.nodes(), {});
-  tab.prologue = s.prologue;
+  for (const PlainMessage& m : s.prologue)
+    tab.prologue.push_back(
+        PrologueMessage{m.src, m.dst, t.port_to(static_cast<NodeId>(m.src), static_cast<NodeId>(m.dst)), m.blocks});
   const int64_t s0 = s.inject_step;
   // Per node: block -> injection mask (a node injects each block at one position only).
   std::vector<std::vector<std::pair<uint64_t, uint32_t>>> inj(t.nodes());
@@ -1193,7 +715,7 @@ GossipPlan plan_of(const Torus& t, const Scheme& s) {
   }
   plan.max_message_pieces = max_pieces;
   const int64_t slots = scheme_relative_slots(s);
-  plan.steps = (s.prologue.empty() ? 0 : 1) + slots;
+  tab.steps = (s.prologue.empty() ? 0 : 1) + slots;
   // Largest message per slot: cycle streams carry one position each (the largest position of a
   // cycle whose stream still runs); a feed carries one position per relay direction, so only its
   // slots where both relays run (and its slots beyond the cycle streams) can exceed that.
@@ -1240,99 +762,64 @@ GossipPlan plan_of(const Torus& t, const Scheme& s) {
 
 }  // namespace
 
-// ---------------------------------------------------------------------------------------------
-std::vector<std::vector<int64_t>> hamiltonian_decomposition(const std::vector<int>& dims) {
-  PlainTopology topo{dims, true};
-  check_torus(topo, "hamiltonian_decomposition");
-  const int d = static_cast<int>(dims.size());
-  const std::vector<std::vector<Strategy>> orders = {
-      {Strategy::kDiagonal, Strategy::kStaircase, Strategy::kGreedy, Strategy::kSection21},
-      {Strategy::kStaircase, Strategy::kGreedy, Strategy::kDiagonal, Strategy::kSection21},
-      {Strategy::kGreedy, Strategy::kStaircase, Strategy::kDiagonal, Strategy::kSection21},
-      {Strategy::kSection21, Strategy::kDiagonal, Strategy::kStaircase, Strategy::kGreedy}};
-  std::vector<std::vector<int64_t>> out;
-  if (d <= 2) {
-    for (const auto& order : orders)
-      if (product_decomposition(dims, false, order, false, out)) return out;
-    throw std::invalid_argument("hamiltonian_decomposition: no decomposition found for " + dims_string(dims));
-  }
-  // d >= 3: try dimension orders (the last one is the layer dimension of the top product step).
-  // First pass: exact product construction in every dimension order; second pass (rare, e.g.
-  // 4x4x6): the same with split switches allowed and a repair search afterwards.
-  const Torus t(dims);
-  for (bool repair : {false, true}) {
-    std::vector<int> perm(d);
-    std::iota(perm.begin(), perm.end(), 0);
-    do {
-      std::vector<int> pd(d);
-      for (int i = 0; i < d; ++i) pd[i] = dims[perm[i]];
-      for (const auto& order : orders)
-        for (bool swap : {false, true}) {
-          if (!product_decomposition(pd, swap, order, repair, out)) continue;
-          const Torus tp(pd);
-          std::vector<int> coords(d);
-          for (auto& cyc : out)
-            for (auto& v : cyc) {
-              for (int i = 0; i < d; ++i) coords[perm[i]] = tp.coord(v, i);
-              v = t.id(coords);
-            }
-          return out;
-        }
-    } while (std::next_permutation(perm.begin(), perm.end()));
-  }
-  throw std::invalid_argument("hamiltonian_decomposition: the product construction found no decomposition for " +
-                              dims_string(dims));
-}
-
 GossipPlan plan_ms_hc(const PlainTopology& topo) { return plan_ms_hc(topo, MsHcOptions{}); }
 
 GossipPlan plan_ms_hc(const PlainTopology& topo, const MsHcOptions& options) {
   const Scheme s = build_ms_hc(topo, options);
-  return plan_of(Torus(topo.dims), s);
+  return plan_of(Topology(topo.dims, true), s);
 }
 
 GossipPlan plan_ms_one(const PlainTopology& topo) {
   const Scheme s = build_ms_one(topo);
-  return plan_of(Torus(topo.dims), s);
+  return plan_of(Topology(topo.dims, true), s);
 }
 
 void generate_ms_hc(const PlainTopology& topo, const PlainStepSink& emit) { generate_ms_hc(topo, MsHcOptions{}, emit); }
 
 void generate_ms_hc(const PlainTopology& topo, const MsHcOptions& options, const PlainStepSink& emit) {
   const Scheme s = build_ms_hc(topo, options);
-  emit_scheme(Torus(topo.dims), s, emit);
+  emit_scheme(Topology(topo.dims, true), s, emit);
 }
 
 void generate_ms_one(const PlainTopology& topo, const PlainStepSink& emit) {
   const Scheme s = build_ms_one(topo);
-  emit_scheme(Torus(topo.dims), s, emit);
+  emit_scheme(Topology(topo.dims, true), s, emit);
 }
 
-void schedule_from_tables(const PlainTopology& topo, const GossipPlan& plan, const PlainStepSink& emit) {
-  const Torus t(topo.dims);
-  const ForwardingTable& tab = plan.table;
-  const int d = t.ndims();
-  if (tab.ndims != d || static_cast<int64_t>(tab.rules.size()) != t.nodes() ||
-      static_cast<int64_t>(tab.inject.size()) != t.nodes())
+void schedule_from_tables(const ForwardingTable& tab, const PlainStepSink& emit, int64_t max_transfers) {
+  const Topology t(tab.dims, true);
+  if (static_cast<int64_t>(tab.rules.size()) != t.nodes() || static_cast<int64_t>(tab.inject.size()) != t.nodes())
     throw std::invalid_argument("schedule_from_tables: the tables do not match the topology");
   StepEmitter out(emit);
+  int64_t transfers = 0;
+  auto count = [&](size_t blocks) {
+    transfers += static_cast<int64_t>(blocks);
+    if (max_transfers >= 0 && transfers > max_transfers)
+      throw InputError("forwarding tables: the schedule they encode sends more than " + std::to_string(max_transfers) +
+                       " block copies, more than a gossip delivers: some piece arrives twice");
+  };
   const int64_t s0 = tab.inject_step;
   if (!tab.prologue.empty()) {
     if (s0 != 2) throw std::invalid_argument("schedule_from_tables: a prologue needs inject_step 2");
-    out.push(PlainStep{"repack", tab.prologue});
+    PlainStep repack{"repack", {}};
+    for (const PrologueMessage& m : tab.prologue) {
+      count(m.blocks.size());
+      repack.messages.push_back(hop_message(t, m.src, m.dst, m.blocks));
+    }
+    out.push(std::move(repack));
   } else if (s0 != 1) {
     throw std::invalid_argument("schedule_from_tables: inject_step must be 1 without a prologue");
   }
   int64_t last = s0;
   for (const auto& rs : tab.rules)
     for (const auto& r : rs) last = std::max(last, r.last);
-  const int np = 2 * d;
+  const int np = t.ports();
   // arrived[v * np + in_port]: blocks that came in through in_port in the previous step.
   std::vector<std::vector<uint64_t>> arrived(t.nodes() * np), next(t.nodes() * np);
   std::vector<std::vector<uint64_t>> payload(np);
   for (int64_t step_no = s0; step_no <= last; ++step_no) {
     PlainStep step;
-    step.label = plan.algorithm;
+    step.label = tab.algorithm;
     for (auto& a : next) a.clear();
     for (int64_t v = 0; v < t.nodes(); ++v) {
       for (auto& p : payload) p.clear();
@@ -1347,9 +834,10 @@ void schedule_from_tables(const PlainTopology& topo, const GossipPlan& plan, con
       }
       for (int p = 0; p < np; ++p) {
         if (payload[p].empty()) continue;
-        const int64_t w = t.neighbor(v, p);
+        count(payload[p].size());
+        const int64_t w = t.neighbor(static_cast<NodeId>(v), p);
         step.messages.push_back(hop_message(t, v, w, payload[p]));
-        auto& dst = next[w * np + (p ^ 1)];
+        auto& dst = next[w * np + Topology::opposite_port(p)];
         dst.insert(dst.end(), payload[p].begin(), payload[p].end());
       }
     }
@@ -1358,19 +846,36 @@ void schedule_from_tables(const PlainTopology& topo, const GossipPlan& plan, con
   }
 }
 
-int64_t ms_hc_formula_steps(const PlainTopology& topo) { return ms_hc_formula_steps(topo, MsHcOptions{}); }
+std::string ms_hc_id(MsHcVariant variant) {
+  switch (variant) {
+    case MsHcVariant::kDefault: return "ms-hc";
+    case MsHcVariant::kFewestSteps: return "ms-hc-steps";
+    case MsHcVariant::kHamiltonian: return "ms-hc-hd";
+  }
+  return "ms-hc";
+}
 
-int64_t ms_hc_formula_steps(const PlainTopology& topo, const MsHcOptions& options) {
+int64_t ms_hc_formula_steps(const PlainTopology& topo) {
   check_torus(topo, "ms-hc");
   int64_t p = 1;
   for (int s : topo.dims) p *= s;
   if (topo.dims.size() == 2) {
     const int n1 = topo.dims[0], n2 = topo.dims[1];
     const bool odd1 = n1 % 2, odd2 = n2 % 2;
-    if (!odd1 && !odd2) return p / 2;  // Theorem 1
-    if (odd1 != odd2 && !options.full_decomposition_for_one_odd) return p / 2 + 1 + (odd1 ? n1 : n2);  // Section 2.2
+    if (!odd1 && !odd2) return p / 2;                           // Theorem 1
+    if (odd1 != odd2) return p / 2 + 1 + (odd1 ? n1 : n2);       // Section 2.2
   }
   return p / 2;  // ceil((P-1)/2)
+}
+
+Fraction ms_hc_formula_transmission(const PlainTopology& topo) {
+  const int64_t steps = ms_hc_formula_steps(topo);
+  const int d = static_cast<int>(topo.dims.size());
+  if (d == 2 && topo.dims[0] % 2 != topo.dims[1] % 2) {
+    const int64_t n_odd = topo.dims[0] % 2 ? topo.dims[0] : topo.dims[1];
+    return Fraction{steps * (n_odd + 1), 2 * n_odd};  // packets of (1 + 1/n_odd) s/2 (Section 2.2)
+  }
+  return Fraction{steps, d};  // packets of s/d
 }
 
 int64_t ms_one_formula_steps(const PlainTopology& topo) {
@@ -1388,148 +893,14 @@ int64_t ms_one_formula_steps(const PlainTopology& topo) {
     if (dm[1] % dm[0]) throw std::invalid_argument("ms-one: 3D needs n2 a multiple of n1 (Theorem 4); got " + dims_string(dm));
     const int64_t a = static_cast<int64_t>(dm[0]) * dm[1];
     // ceil(n1 n2 n3 / 6 + n1 n2 / 2) = ceil(n1 n2 (n3 + 3) / 6)
-    return (a * (dm[2] + 3) + 5) / 6;
+    return ceil_div(a * (dm[2] + 3), 6);
   }
   throw std::invalid_argument("ms-one: implemented for 2D and 3D tori (Section 4); got " + dims_string(dm));
 }
 
-// ---------------------------------------------------------------------------------------------
-void write_forwarding_tables(std::ostream& out, const PlainTopology& topo, const GossipPlan& plan) {
-  const ForwardingTable& tab = plan.table;
-  out << "torx-forwarding-tables 1\n";
-  out << "# " << plan.construction << "\n";
-  out << "algorithm " << plan.algorithm << "\n";
-  out << "dims";
-  for (int s : topo.dims) out << ' ' << s;
-  out << "\npieces " << tab.pieces << "\nsteps " << plan.steps << "\ninject_step " << tab.inject_step << "\n";
-  const int64_t nodes = static_cast<int64_t>(tab.rules.size());
-  for (int64_t v = 0; v < nodes; ++v) {
-    for (size_t i = 0; i < tab.out_mask[v].size(); ++i)
-      if (tab.out_mask[v][i] || tab.deliver[v][i])
-        out << "D " << v << ' ' << i << ' ' << tab.out_mask[v][i] << ' ' << int(tab.deliver[v][i]) << '\n';
-    for (const auto& r : tab.rules[v])
-      out << "R " << v << ' ' << int(r.in_port) << ' ' << int(r.out_port) << ' ' << r.first << ' ' << r.last << '\n';
-    for (const auto& e : tab.inject[v]) out << "I " << v << ' ' << e.block << ' ' << e.out_mask << '\n';
-  }
-  for (const auto& m : tab.prologue) {
-    int dim = m.route.start_dim;
-    out << "P " << m.src << ' ' << m.dst << ' ' << dim << ' ' << int(m.route.dir[dim]);
-    for (uint64_t b : m.blocks) out << ' ' << b;
-    out << '\n';
-  }
-  out << "end\n";
+Fraction ms_one_formula_transmission(const PlainTopology& topo) {
+  return Fraction{ms_one_formula_steps(topo), 1};  // one whole packet (s) per message
 }
 
-std::pair<PlainTopology, GossipPlan> read_forwarding_tables(std::istream& in) {
-  PlainTopology topo;
-  topo.wrap = true;
-  GossipPlan plan;
-  ForwardingTable& tab = plan.table;
-  std::string line;
-  int64_t lineno = 0;
-  bool header = false, ended = false, sized = false;
-  auto fail = [&](const std::string& what) {
-    throw std::invalid_argument("forwarding tables, line " + std::to_string(lineno) + ": " + what);
-  };
-  auto ensure_sized = [&]() {
-    if (sized) return;
-    if (topo.dims.empty()) fail("'dims' must come before the records");
-    const Torus t(topo.dims);
-    const int np = 2 * t.ndims();
-    tab.ndims = t.ndims();
-    tab.out_mask.assign(t.nodes(), std::vector<uint32_t>(np + 1, 0));
-    tab.deliver.assign(t.nodes(), std::vector<uint8_t>(np + 1, 0));
-    tab.rules.assign(t.nodes(), {});
-    tab.inject.assign(t.nodes(), {});
-    sized = true;
-  };
-  while (std::getline(in, line)) {
-    ++lineno;
-    const auto hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream ls(line);
-    std::string key;
-    if (!(ls >> key)) continue;
-    if (ended) fail("text after 'end'");
-    if (!header) {
-      int version = 0;
-      if (key != "torx-forwarding-tables" || !(ls >> version) || version != 1) fail("expected 'torx-forwarding-tables 1'");
-      header = true;
-      continue;
-    }
-    auto node_ok = [&](int64_t v) {
-      if (v < 0 || v >= static_cast<int64_t>(tab.rules.size())) fail("node out of range");
-    };
-    const int np = 2 * static_cast<int>(topo.dims.size());
-    if (key == "algorithm") {
-      if (!(ls >> plan.algorithm)) fail("missing algorithm name");
-    } else if (key == "dims") {
-      int s;
-      while (ls >> s) topo.dims.push_back(s);
-      check_torus(topo, "forwarding tables");
-    } else if (key == "pieces") {
-      if (!(ls >> tab.pieces) || tab.pieces < 1) fail("bad pieces");
-      plan.pieces = tab.pieces;
-    } else if (key == "steps") {
-      if (!(ls >> plan.steps)) fail("bad steps");
-    } else if (key == "inject_step") {
-      if (!(ls >> tab.inject_step) || tab.inject_step < 1) fail("bad inject_step");
-    } else if (key == "D") {
-      ensure_sized();
-      int64_t v;
-      int i, dl;
-      uint32_t mask;
-      if (!(ls >> v >> i >> mask >> dl)) fail("malformed D record");
-      node_ok(v);
-      if (i < 0 || i > np || (dl != 0 && dl != 1)) fail("bad D record");
-      tab.deliver[v][i] = static_cast<uint8_t>(dl);
-      tab.out_mask[v][i] = mask;
-    } else if (key == "R") {
-      ensure_sized();
-      int64_t v, first, last;
-      int i, o;
-      if (!(ls >> v >> i >> o >> first >> last)) fail("malformed R record");
-      node_ok(v);
-      if (i < 0 || i >= np || o < 0 || o >= np) fail("bad port in R record");
-      tab.rules[v].push_back(ForwardRule{static_cast<uint8_t>(i), static_cast<uint8_t>(o), first, last});
-    } else if (key == "I") {
-      ensure_sized();
-      int64_t v;
-      uint64_t b;
-      uint32_t mask;
-      if (!(ls >> v >> b >> mask)) fail("malformed I record");
-      node_ok(v);
-      tab.inject[v].push_back(InjectionEntry{b, mask});
-    } else if (key == "P") {
-      ensure_sized();
-      PlainMessage m;
-      int dim, dir;
-      if (!(ls >> m.src >> m.dst >> dim >> dir)) fail("malformed P record");
-      if (dim < 0 || dim >= static_cast<int>(topo.dims.size()) || (dir != 1 && dir != -1)) fail("bad P route");
-      m.route.start_dim = dim;
-      m.route.dir.assign(topo.dims.size(), 0);
-      m.route.dir[dim] = static_cast<int8_t>(dir);
-      uint64_t b;
-      while (ls >> b) m.blocks.push_back(b);
-      if (m.blocks.empty()) fail("P record without blocks");
-      tab.prologue.push_back(std::move(m));
-    } else if (key == "end") {
-      ended = true;
-    } else {
-      fail("unknown record '" + key + "'");
-    }
-  }
-  if (!header || !ended) throw std::invalid_argument("forwarding tables: missing header or 'end'");
-  ensure_sized();
-  // Only what the routers need is stored; max_message_pieces and transmission_pieces stay 0
-  // (run schedule_from_tables to measure them).
-  plan.construction = "read from forwarding tables";
-  for (int64_t v = 0; v < static_cast<int64_t>(tab.rules.size()); ++v)
-    for (const auto& r : tab.rules[v])
-      if (!(tab.out_mask[v][r.in_port] & (1u << r.out_port)))
-        throw std::invalid_argument("forwarding tables: rule of node " + std::to_string(v) +
-                                    " is missing from its D record's out_mask");
-  return {topo, plan};
-}
 
 }  // namespace torx::sw

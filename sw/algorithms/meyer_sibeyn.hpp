@@ -23,18 +23,21 @@
 // cycle length, so every node receives every position of a cycle exactly once.
 //   - 2D, both sides even: the routing rule of Section 2.1 (Fig. 1), two Hamiltonian cycles;
 //     pieces = 2, P/2 steps (Theorem 1).
-//   - 2D, one side odd: the partial cycles of Section 2.2 (Fig. 2). A "special column" (a line along
-//     the even dimension at coordinate n_odd - 2 of the odd one) passes both cycles straight
-//     through (L<->R). Each of its nodes lies on one cycle only and is an out-of-cycle node (OOC) of
-//     the other, fed by its two neighbours in the special column over the vertical links no cycle
-//     uses. Step 1 is the paper's re-packing step, the one non-oblivious step: pieces = 6. An OOC
-//     node C puts 4 pieces on its own cycle and hands 2 to a horizontal neighbour N, and N sends
+//   - 2D, one side odd, ms-hc (the default): a Hamiltonian decomposition (see hamiltonian.hpp):
+//     pieces = 2, P/2 steps, one piece per message, so transmission P s/4. The paper's Section 2.2
+//     takes n1*n2/2 + 1 + n_odd steps with packets of (1 + 1/n_odd) s/2: more of both.
+//   - 2D, one side odd, ms-hc-steps: the partial cycles of Section 2.2 (Fig. 2). A "special column"
+//     (a line along the even dimension at coordinate n_odd - 2 of the odd one) passes both cycles
+//     straight through (L<->R). Each of its nodes lies on one cycle only and is an out-of-cycle node
+//     (OOC) of the other, fed by its two neighbours in the special column over the vertical links no
+//     cycle uses. Step 1 is the paper's re-packing step, the one non-oblivious step: pieces = 6. An
+//     OOC node C puts 4 pieces on its own cycle and hands 2 to a horizontal neighbour N, and N sends
 //     C 2 of its own (see meyer_sibeyn.cpp for why exactly-once rules out the paper's row-wide
-//     shift). Cycle length m = P - n_even/2; steps 1 + floor(m/2), below the paper's
+//     shift). Cycle length m = P - n_even/2; steps 1 + floor(m/2), the fewest, below the paper's
 //     n1*n2/2 + 1 + n2 (whose n2 must be read as the ODD side; the paper's indexing is garbled).
-//     Largest message 7 pieces, a merged feed message (see below); on cycle links 4.
-//     Option `full_decomposition_for_one_odd` replaces all of this by a Hamiltonian decomposition:
-//     P/2 steps, 1-piece messages, no re-packing.
+//     Largest message 7 pieces, a merged feed message (see below); on cycle links 4: the
+//     transmission exceeds the paper's (16x15: 86.7 s against 72.5 s).
+//   - ms-hc-hd: the Hamiltonian decomposition on every shape, 2D with both sides even included.
 //   - 2D, both sides odd (the paper defers to its technical report [14]): a Hamiltonian
 //     decomposition found by square switching (see hamiltonian_decomposition); pieces = 2,
 //     (P-1)/2 steps.
@@ -46,8 +49,9 @@
 //   is not on a cycle gets that cycle's packets from two neighbours on it. Every packet circulates
 //   only on its node's "home" cycle (the first cycle through the node), so each packet reaches each
 //   node exactly once.
-//   - 2D (Section 4.1, Fig. 3): one side even; it plays n1 (an odd n1 with an even n2 is
-//     transposed). Two cycles of n1/2 laps: a zigzag (+x1, +x2, +x1) in rows 0-1 followed by a
+//   - 2D (Section 4.1, Fig. 3): an even side plays n1 (an odd n1 with an even n2 is transposed;
+//     with both sides even both orientations are planned and the one with fewer steps, then the
+//     smaller transmission, is kept: the smaller side as n1). Two cycles of n1/2 laps: a zigzag (+x1, +x2, +x1) in rows 0-1 followed by a
 //     run along x2. m = n1*(n2+2)/2; steps floor(m/2) = floor(n1*n2/4 + n1/2), n2/2 + 2 below
 //     Theorem 3 because the feeds merge messages instead of waiting out double-receives.
 //   - 3D (Section 4.2, Figs. 4-5, "rods"): n1 a multiple of 3, n2 a multiple of n1, n3 >= 3. Three
@@ -62,7 +66,7 @@
 // form the arc [x, x+B_x] and Y's the arc [y-F_y, y], which cover the cycle only if
 // B_x + F_y >= m + l - 1; every on-cycle node has B + F = m - 1 (it receives each position once);
 // and every feeder of the paper's layouts serves two OOC nodes around a ring, so summing the
-// inequality over the ring gives a contradiction (NOTES.md spells this out). So both feeders pass
+// inequality over the ring gives a contradiction. So both feeders pass
 // on BOTH directions: X sends the packets walking backward from the inner arc (the positions
 // between X and Y) and those walking forward from the outer arc, and Y does the mirror image.
 // The inner arc is split between X and Y, the outer arc too, and the two splits are balanced.
@@ -70,80 +74,61 @@
 // For about l/2 steps a side link carries two positions in one message. Those merged messages are
 // the cost; the paper instead pays about l/2 extra steps.
 //
-// Forwarding-table format: see ForwardingTable below and write_forwarding_tables().
+// The forwarding tables (core/forwarding_table.hpp, docs/forwarding-tables.md) are built from the
+// same geometry as the schedule; schedule_from_tables() derives the schedule from them alone. The
+// Hamiltonian decompositions are in hamiltonian.hpp.
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "algorithms/plain_schedule.hpp"
+#include "core/forwarding_table.hpp"
 
 namespace torx::sw {
 
-// A block a node injects at the injection step, and the network ports it leaves on.
-struct InjectionEntry {
-  uint64_t block = 0;
-  uint32_t out_mask = 0;  // bit p = network port p (p = 2*dim + 0 for +, + 1 for -)
-};
-
-// One forwarding rule of a router: a packet that arrived through `in_port` in step t-1 is copied
-// out of `out_port` in step t iff first <= t <= last (absolute steps). Packets move in lock step
-// from the injection step on, so the window is an age window: age = t - inject_step.
-struct ForwardRule {
-  uint8_t in_port = 0;
-  uint8_t out_port = 0;
-  int64_t first = 0;
-  int64_t last = -1;
-};
-
-// The per-router tables. Ports: network port p = 2*dim + (0 for the + direction, 1 for -); the
-// local port is 2*D. An input port is the port a packet ENTERS through: a packet moving in +dim
-// enters its receiver through port 2*dim+1 (the side facing the sender).
-struct ForwardingTable {
-  int ndims = 0;
-  int pieces = 0;
-  // Step at which every node injects its blocks (1, or 2 after a re-packing prologue).
-  int64_t inject_step = 1;
-  // [node][in_port], in_port 0..2D: bit set of the network ports packets arriving through in_port
-  // are ever copied to (the union of that in_port's rules). Row 2D (local) is the union of the
-  // injection masks of that node.
-  std::vector<std::vector<uint32_t>> out_mask;
-  // [node][in_port]: 1 if packets arriving through in_port are handed to the local node. (Every
-  // arrival is a new block for its receiver, so every used in_port delivers.)
-  std::vector<std::vector<uint8_t>> deliver;
-  // [node]: the rules with their age windows (out_mask is derived from them).
-  std::vector<std::vector<ForwardRule>> rules;
-  // [node]: blocks injected at inject_step (a node may inject blocks it received in the prologue).
-  std::vector<std::vector<InjectionEntry>> inject;
-  // Non-oblivious prologue (Section 2.2's re-packing): explicit messages forming step 1. Their
-  // blocks go to the receiving node only; routers never forward them. Empty for all other cases.
-  std::vector<PlainMessage> prologue;
-};
-
 struct GossipPlan {
-  std::string algorithm;     // "ms-hc" or "ms-one"
-  std::string construction;  // which construction was used, in words
+  // Algorithm ("ms-hc" or "ms-one"), construction in words, dims, pieces, steps (prologue
+  // included), injection step and the per-router tables.
   ForwardingTable table;
-  int pieces = 0;
-  int64_t steps = 0;               // length of the schedule, prologue included
   int64_t max_message_pieces = 0;  // largest message, in pieces
   // Sum over the steps of the largest message of the step, in pieces: the feeding volume the
   // step model charges (seed 003's "normalized time" is steps * r + transmission_pieces / pieces).
   int64_t transmission_pieces = 0;
 };
 
+// Which ms-hc construction to use where there is a choice. Each is a registered algorithm id.
+enum class MsHcVariant {
+  // "ms-hc": Section 2.1's rule on 2D tori with both sides even, a Hamiltonian decomposition on
+  // every other shape. On 2D tori with one odd side this takes P/2 steps with messages of one piece
+  // of two (transmission P s/4), below the paper's Section 2.2 figure in steps and in transmission.
+  kDefault,
+  // "ms-hc-steps": as kDefault, but on 2D tori with one odd side the partial cycles of Section 2.2
+  // with the re-packing step: 1 + floor(m/2) steps (m = P - n_even/2), the fewest of the three, for
+  // larger messages (6 pieces per node, cycle messages of 4, merged feed messages of up to 7).
+  kFewestSteps,
+  // "ms-hc-hd": the Hamiltonian decomposition of hamiltonian.hpp on every shape, also where
+  // Section 2.1's rule applies (different cycles, the same counts).
+  kHamiltonian,
+};
+
 struct MsHcOptions {
-  // 2D with exactly one odd side: use a Hamiltonian decomposition (P/2 steps, no re-packing)
-  // instead of the paper's partial cycles of Section 2.2.
-  bool full_decomposition_for_one_odd = false;
+  MsHcVariant variant = MsHcVariant::kDefault;
+};
+
+// The registry id of a variant: "ms-hc", "ms-hc-steps", "ms-hc-hd".
+std::string ms_hc_id(MsHcVariant variant);
+
+// An exact non-negative rational, for the paper's transmission in units of s (a node's data).
+struct Fraction {
+  int64_t num = 0;
+  int64_t den = 1;
 };
 
 // Plans (tables + step count). Preconditions (std::invalid_argument naming the one violated):
 // a torus (wrap), every side >= 3, node count below 2^31; ms-hc: any dimension count (for d >= 3 a
-// decomposition must be found, see hamiltonian_decomposition); ms-one: 2D with at least one even
+// decomposition must be found, see hamiltonian.hpp); ms-one: 2D with at least one even
 // side, or 3D with n1 % 3 == 0, n2 % n1 == 0 (n3 >= 3 follows from the side rule).
 GossipPlan plan_ms_hc(const PlainTopology& topo);
 GossipPlan plan_ms_hc(const PlainTopology& topo, const MsHcOptions& options);
@@ -153,7 +138,11 @@ GossipPlan plan_ms_one(const PlainTopology& topo);
 // inject_step a node sends on out port p the blocks injected with bit p (t == inject_step only)
 // plus, for every rule (i -> p) whose window contains t, the blocks that arrived through in port i
 // in step t-1. Empty messages are not sent; the schedule ends with its last non-empty step.
-void schedule_from_tables(const PlainTopology& topo, const GossipPlan& plan, const PlainStepSink& emit);
+// `max_transfers` >= 0 bounds the block copies sent in all (a gossip sends N (N - 1) pieces): tables
+// that copy more (a duplicate, or copies multiplying around a loop) throw InputError as soon as the
+// bound is passed, before the payloads grow. -1: no bound (tests that want the checker to see the
+// duplicates).
+void schedule_from_tables(const ForwardingTable& table, const PlainStepSink& emit, int64_t max_transfers = -1);
 
 // The schedules generated directly from the cycle geometry (closed-form stream positions).
 void generate_ms_hc(const PlainTopology& topo, const PlainStepSink& emit);
@@ -166,33 +155,10 @@ void generate_ms_one(const PlainTopology& topo, const PlainStepSink& emit);
 // with n1 the even side (Theorem 3); 3D: ceil(n1*n2*n3/6 + n1*n2/2), Theorem 4 without its
 // O(n1*n3) double-receive term (the "T_one" of Section 5). Same preconditions as the plans.
 int64_t ms_hc_formula_steps(const PlainTopology& topo);
-int64_t ms_hc_formula_steps(const PlainTopology& topo, const MsHcOptions& options);
 int64_t ms_one_formula_steps(const PlainTopology& topo);
-
-// d edge-disjoint Hamiltonian cycles of the torus `dims` (every side >= 3), each as the sequence
-// of node ids it visits. 1D: the ring. 2D: square switching from the row/column colouring
-// (diagonal family, staircase + twists, greedy merges) or Section 2.1's rule. d >= 3: the product
-// construction above, trying the dimension orders in turn, then the same with a bounded repair
-// search (unit-square switches) for shapes where no twist exists (e.g. 4x4x6). Throws
-// std::invalid_argument if nothing succeeds. Verified: every 2D shape 3..16, every 3D shape
-// 3..8, 4D/5D examples, the cubes 4^3, 16^3, 64^3.
-std::vector<std::vector<int64_t>> hamiltonian_decomposition(const std::vector<int>& dims);
-
-// Text form of the tables, one record per line ('#' starts a comment):
-//   torx-forwarding-tables 1
-//   algorithm <name>
-//   dims <n1> <n2> ...
-//   pieces <k>
-//   steps <T>
-//   inject_step <s>
-//   D <node> <in_port> <out_mask> <deliver>       one per (node, in_port) with a mask or deliver
-//   R <node> <in_port> <out_port> <first> <last>  one per forwarding rule (age window in steps)
-//   I <node> <block> <out_mask>                    one per injected block
-//   P <src> <dst> <dim> <dir> <block> [<block>..]  one per prologue message (step 1)
-//   end
-// Masks are decimal bit sets over network ports (bit p = port p).
-void write_forwarding_tables(std::ostream& out, const PlainTopology& topo, const GossipPlan& plan);
-// Parses the text form (throws std::invalid_argument with the line number on malformed input).
-std::pair<PlainTopology, GossipPlan> read_forwarding_tables(std::istream& in);
+// The paper's transmission, in units of s: its steps times its packet size, s/2 (Theorem 1), s/d
+// (Section 2, d cycles), (1 + 1/n_odd) s/2 (Section 2.2, one odd side), s (ms-one).
+Fraction ms_hc_formula_transmission(const PlainTopology& topo);
+Fraction ms_one_formula_transmission(const PlainTopology& topo);
 
 }  // namespace torx::sw

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Registration of the algorithms whose generators speak the plain interface (plain_schedule.hpp):
-// seed 002 (suh), seed 004 (dimak-a2, dimak-a3), seed 001 (tsay-wang), seed 003 (ms-hc, ms-one).
+// seed 002 (suh), seed 004 (dimak-a2, dimak-a3), seed 001 (tsay-wang), seed 003 (ms-hc, ms-hc-steps,
+// ms-hc-hd, ms-one).
 // Each entry adapts the generator's std::invalid_argument into a PreconditionError (exit code 2)
 // and its explicit block lists into compact boxes (plain_adapter.hpp).
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/suh.hpp"
 #include "algorithms/tsay_wang.hpp"
+#include "core/int_math.hpp"
 
 namespace torx::sw {
 
@@ -97,7 +99,8 @@ void register_plain(std::vector<Algorithm>& out) {
     a.switching = Switching::kWormhole;
     a.preconditions = "a torus n^d (all sides equal, n >= 2, any d >= 1); any root";
     a.paper = "seed 001 (Tsay, Wang) Sections 3-7: main diagonal, diagonal to diagonal, final phase, cyclic dimension order";
-    a.summary = "all-port broadcast in d ceil(log_{2d+1} n) + 1 steps (n odd), no link contention";
+    a.summary = "all-port broadcast without link contention: d ceil(log_{2d+1} n) steps for d <= 3 (the seed's "
+                "improvement), the paper's d ceil(log_{2d+1} n) + 1 (n odd) above";
     a.check = [](const Topology& topo, const AlgorithmOptions& opt) {
       if (!topo.wrap()) throw PreconditionError("tsay-wang: needs a torus (wraparound links); the network is a mesh");
       for (int d = 1; d < topo.ndims(); ++d)
@@ -131,6 +134,17 @@ void register_plain(std::vector<Algorithm>& out) {
       b.steps = broadcast_lower_bound(topo.ndims(), topo.radix(0));
       b.source = "seed 001 Lemma 1: ceil(d log_{2d+1} n) (a node reaches at most 2d new nodes per step)";
       return b;
+    };
+    a.extras = [](const Topology& topo, const AlgorithmOptions&) {
+      std::vector<NamedBound> out;
+      if (topo.ndims() <= 3) {
+        Bound b;
+        b.steps = tsay_wang_improved_steps(topo.ndims(), topo.radix(0));
+        b.transmission_blocks = b.steps;
+        b.source = "seed 001 abstract: for d = 2 or 3, d ceil(log_{2d+1} n) for any n (docs/tsay-wang.md)";
+        out.push_back({"improved", b});
+      }
+      return out;
     };
     out.push_back(std::move(a));
   }
@@ -181,40 +195,76 @@ void register_plain(std::vector<Algorithm>& out) {
     };
     out.push_back(std::move(a));
   }
-  for (const bool hc : {true, false}) {
+  // Seed 003: three ms-hc variants (meyer_sibeyn.hpp, MsHcVariant) and ms-one.
+  struct Gossip {
+    const char* id;
+    bool hc;
+    MsHcVariant variant;
+    const char* preconditions;
+    const char* paper;
+    const char* summary;
+  };
+  const char* hc_pre = "a torus, every side >= 3 (2D any parity; 3D and more where an edge-disjoint Hamiltonian "
+                       "decomposition is found)";
+  const Gossip gossips[] = {
+      {"ms-hc", true, MsHcVariant::kDefault, hc_pre,
+       "seed 003 (Meyer, Sibeyn) Section 2: split packets on edge-disjoint Hamiltonian cycles (Section 2.1's rule, "
+       "a Hamiltonian decomposition elsewhere)",
+       "oblivious full-port gossip: d shares both ways around d edge-disjoint Hamiltonian cycles, floor(P/2) steps"},
+      {"ms-hc-steps", true, MsHcVariant::kFewestSteps, hc_pre,
+       "seed 003 (Meyer, Sibeyn) Section 2.2: partial cycles with a re-packing step on 2D tori with one odd side "
+       "(elsewhere as ms-hc)",
+       "ms-hc with the fewest steps: 1 + floor((P - n_even/2)/2) with one odd side, for larger messages"},
+      {"ms-hc-hd", true, MsHcVariant::kHamiltonian, hc_pre,
+       "seed 003 (Meyer, Sibeyn) Section 2 on a Hamiltonian decomposition found by square switching (2D) or a "
+       "product construction (3D and more), for every shape",
+       "ms-hc on the full Hamiltonian decomposition, also where Section 2.1's rule applies"},
+      {"ms-one", false, MsHcVariant::kDefault,
+       "a 2D torus with an even side >= 4, or a 3D torus n1 x n2 x n3 with n1 % 3 == 0, n2 % n1 == 0, n3 >= 3",
+       "seed 003 (Meyer, Sibeyn) Section 4: one packet per node on partial cycles (2D, 3D rods)",
+       "oblivious full-port gossip with one packet per node on d partial cycles"},
+  };
+  for (const Gossip& g : gossips) {
     Algorithm a;
-    a.id = hc ? "ms-hc" : "ms-one";
+    a.id = g.id;
     a.collective = Collective::kAllgather;
     a.ports = PortModel::kAll;
     a.switching = Switching::kStoreAndForward;
-    a.preconditions = hc ? "a torus, every side >= 3 (2D any parity; 3D and more where an edge-disjoint Hamiltonian "
-                           "decomposition is found)"
-                         : "a 2D torus with an even side >= 4, or a 3D torus n1 x n2 x n3 with n1 % 3 == 0, n2 % n1 == 0, n3 >= 3";
-    a.paper = hc ? "seed 003 (Meyer, Sibeyn) Section 2: split packets on edge-disjoint Hamiltonian cycles, Section 2.2 partial cycles"
-                 : "seed 003 (Meyer, Sibeyn) Section 4: one packet per node on partial cycles (2D, 3D rods)";
-    a.summary = hc ? "oblivious full-port gossip: d shares both ways around d edge-disjoint cycles, n1 n2 / 2 steps in 2D"
-                   : "oblivious full-port gossip with one packet per node on d partial cycles";
-    auto plan = [hc](const Topology& topo) {
-      return preconditions(hc ? "ms-hc" : "ms-one",
-                           [&] { return hc ? plan_ms_hc(plain_topology(topo)) : plan_ms_one(plain_topology(topo)); });
+    a.preconditions = g.preconditions;
+    a.paper = g.paper;
+    a.summary = g.summary;
+    const std::string id = g.id;
+    const bool hc = g.hc;
+    MsHcOptions hc_options;
+    hc_options.variant = g.variant;
+    auto plan = [id, hc, hc_options](const Topology& topo) {
+      return preconditions(id, [&] { return hc ? plan_ms_hc(plain_topology(topo), hc_options) : plan_ms_one(plain_topology(topo)); });
     };
     a.check = [plan](const Topology& topo, const AlgorithmOptions&) { plan(topo); };
-    a.pieces = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo).pieces; };
-    a.generate = [hc, plan](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+    a.gossip_plan = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo); };
+    a.pieces = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo).table.pieces; };
+    a.generate = [id, hc, hc_options, plan](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
       const GossipPlan p = plan(topo);
-      stream_plain(*find_algorithm(hc ? "ms-hc" : "ms-one"), topo, opt, p.steps, sink, [&](const PlainStepSink& emit) {
-        preconditions(hc ? "ms-hc" : "ms-one", [&] {
-          hc ? generate_ms_hc(plain_topology(topo), emit) : generate_ms_one(plain_topology(topo), emit);
+      stream_plain(*find_algorithm(id), topo, opt, p.table.steps, sink, [&](const PlainStepSink& emit) {
+        preconditions(id, [&] {
+          hc ? generate_ms_hc(plain_topology(topo), hc_options, emit) : generate_ms_one(plain_topology(topo), emit);
           return 0;
         });
       });
     };
-    a.formula = [hc](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    a.formula = [hc, plan](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+      // The paper's steps and its transmission (steps times its packet size), the latter in this
+      // schedule's pieces, rounded up.
       Bound b;
       const PlainTopology pt = plain_topology(topo);
       b.steps = hc ? ms_hc_formula_steps(pt) : ms_one_formula_steps(pt);
-      b.source = hc ? "seed 003 Theorem 1 (n1 n2 / 2), Section 2.2 (n1 n2 / 2 + 1 + n_odd), (P-1)/2 for a Hamiltonian decomposition"
-                    : "seed 003 Theorem 3 (n1 n2 / 4 + n1 / 2 + n2 / 2 + 2), Theorem 4 without its O(n1 n3) term";
+      const Fraction tx = hc ? ms_hc_formula_transmission(pt) : ms_one_formula_transmission(pt);
+      b.transmission_blocks = ceil_div(tx.num * plan(topo).table.pieces, tx.den);
+      b.source = hc ? "seed 003 Theorem 1 (n1 n2 / 2 steps of s/2), Section 2.2 (n1 n2 / 2 + 1 + n_odd steps of "
+                      "(1 + 1/n_odd) s/2), (P-1)/2 steps of s/d for a Hamiltonian decomposition; transmission in "
+                      "pieces, rounded up"
+                    : "seed 003 Theorem 3 (n1 n2 / 4 + n1 / 2 + n2 / 2 + 2), Theorem 4 without its O(n1 n3) term; "
+                      "packets of s";
       return b;
     };
     a.lower_bound = [plan](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
@@ -224,15 +274,15 @@ void register_plain(std::vector<Algorithm>& out) {
       int64_t diameter = 0;
       for (int r : topo.radices()) diameter += r / 2;
       b.steps = diameter;
-      const int64_t pieces = plan(topo).pieces;
+      const int64_t pieces = plan(topo).table.pieces;
       const int64_t need = (int64_t{topo.nodes()} - 1) * pieces;
-      b.transmission_blocks = (need + 2 * topo.ndims() - 1) / (2 * topo.ndims());
+      b.transmission_blocks = ceil_div(need, 2 * topo.ndims());
       b.source = "diameter (steps); (P-1) x pieces received over 2d links (transmission, seed 003 Section 1)";
       return b;
     };
     a.facts = [plan](const Topology& topo, const AlgorithmOptions&) {
       const GossipPlan p = plan(topo);
-      return std::vector<std::pair<std::string, int64_t>>{{"pieces", p.pieces},
+      return std::vector<std::pair<std::string, int64_t>>{{"pieces", p.table.pieces},
                                                           {"largest_message_pieces", p.max_message_pieces},
                                                           {"injection_step", p.table.inject_step}};
     };

@@ -4,7 +4,7 @@
 // the compact, box-based `Schedule` that the step model, the file format and the loaders consume.
 //
 // Conventions shared by every generator:
-// - Node ids linearise coordinates with x fastest: id = x + nx * (y + ny * (z + ...)).
+// - Node ids (x fastest) and port numbers are those of core/topology.hpp.
 // - A route is dimension order over a cyclic rotation of the dimensions starting at `start_dim`,
 //   with one direction per dimension (+1 or -1). A direction of 0 means "the shortest way" (ties go
 //   positive; on a mesh the direction is the only legal one).

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "core/int_math.hpp"
+
 namespace torx::sw {
 
 const std::vector<Algorithm>& algorithms() {
@@ -66,16 +68,6 @@ std::vector<AxisRange> single_block_box(const BlockSpace& space, BlockId b) {
   return box;
 }
 
-int64_t ceil_log(int64_t base, int64_t value) {
-  int64_t k = 0;
-  int64_t p = 1;
-  while (p < value) {
-    p *= base;
-    ++k;
-  }
-  return k;
-}
-
 Bound alltoall_lower_bound(const Topology& topo, PortModel ports) {
   Bound b;
   const int64_t n = topo.nodes();
@@ -90,7 +82,7 @@ Bound alltoall_lower_bound(const Topology& topo, PortModel ports) {
   const int64_t slice = n / r;
   const int64_t crossing = slice * slice * (r / 2) * ((r + 1) / 2);
   const int64_t links = slice * (topo.wrap() ? 2 : 1);
-  int64_t tx = (crossing + links - 1) / links;
+  int64_t tx = ceil_div(crossing, links);
   if (ports == PortModel::kOne) tx = std::max<int64_t>(tx, n - 1);
   b.transmission_blocks = tx;
   b.source = ports == PortModel::kOne

@@ -15,6 +15,8 @@
 
 namespace torx::sw {
 
+struct GossipPlan;  // algorithms/meyer_sibeyn.hpp
+
 struct AlgorithmOptions {
   NodeId root = 0;      // broadcast source
   uint64_t seed = 1;
@@ -39,6 +41,8 @@ struct Algorithm {
   std::function<std::vector<std::pair<std::string, int64_t>>(const Topology&, const AlgorithmOptions&)> facts;
   // Pieces per node (gossip) or of the message (broadcast); 1 if unset.
   std::function<int(const Topology&, const AlgorithmOptions&)> pieces;
+  // Oblivious gossip only: the per-router forwarding tables and the plan they encode (torx tables).
+  std::function<GossipPlan(const Topology&, const AlgorithmOptions&)> gossip_plan;
 };
 
 const std::vector<Algorithm>& algorithms();
@@ -62,6 +66,5 @@ std::vector<AxisRange> single_block_box(const BlockSpace& space, BlockId b);
 // cross the cut of the largest dimension, divided by the links crossing it in one direction) and,
 // one-port, from the N-1 blocks every node must receive.
 Bound alltoall_lower_bound(const Topology& topo, PortModel ports);
-int64_t ceil_log(int64_t base, int64_t value);  // smallest k with base^k >= value
 
 }  // namespace torx::sw

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Ring complete-exchange plan: overlapped positive/negative gather-scatter trees (seed 000, Sections
-// 2 and 5). See ring_plan.hpp for the construction and /work/scratch/ring/NOTES.md for derivations.
+// 2 and 5). See ring_plan.hpp for the construction and docs/ring.md for the derivations.
 #include "ring_plan.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/int_math.hpp"
 
 namespace torx::sw::ring {
 namespace {
@@ -18,20 +21,6 @@ constexpr int kNeg = 1;   // tree index of the negative gather-scatter tree
 constexpr int kMaxNodes = 1 << 20;
 
 int tree_dir(int tree) { return tree == kPos ? 1 : -1; }
-
-int mod(int64_t a, int n) {
-  const int64_t r = a % n;
-  return static_cast<int>(r < 0 ? r + n : r);
-}
-
-bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
-
-// Smallest D with 2^D >= n, i.e. ceil(lg n).
-int ceil_lg(int n) {
-  int d = 0;
-  while ((int64_t{1} << d) < n) ++d;
-  return d;
-}
 
 // One message slot of a skeleton: node -> `to`, `hop` links in the tree's direction.
 struct Edge {
@@ -71,7 +60,7 @@ Skeleton make_skeleton(int n, std::vector<std::string> labels, int gather_steps,
 }
 
 void set_edge(Skeleton& sk, int tree, int step, int from, int to) {
-  const int hop = mod(static_cast<int64_t>(to - from) * tree_dir(tree), sk.n);
+  const int hop = floor_mod(static_cast<int64_t>(to - from) * tree_dir(tree), sk.n);
   if (hop == 0) throw std::logic_error("ring_plan: zero-hop edge");
   sk.edges[tree][step][from] = Edge{to, hop};
 }
@@ -109,14 +98,14 @@ std::vector<int> level_members(const std::vector<int>& level1, int l) {
 Skeleton even_skeleton(int n, const std::string& construction) {
   const int levels = ceil_lg(n) - 1;
   Skeleton sk = make_skeleton(n, gather_scatter_labels(levels), levels, construction);
-  auto reflect = [n](int i) { return mod(1 - static_cast<int64_t>(i), n); };
+  auto reflect = [n](int i) { return floor_mod(1 - static_cast<int64_t>(i), n); };
   for (int i = 0; i < n; ++i) {
     if (i % 2 == 1) {
-      set_edge(sk, kPos, gp_step(0), i, mod(i + 1, n));           // GP_0^+: odd senders
-      set_edge(sk, kNeg, sp_step(levels, 0), i, mod(i - 1, n));   // SP_0^-: odd senders
+      set_edge(sk, kPos, gp_step(0), i, floor_mod(i + 1, n));           // GP_0^+: odd senders
+      set_edge(sk, kNeg, sp_step(levels, 0), i, floor_mod(i - 1, n));   // SP_0^-: odd senders
     } else {
-      set_edge(sk, kPos, sp_step(levels, 0), i, mod(i + 1, n));   // SP_0^+: even senders
-      set_edge(sk, kNeg, gp_step(0), i, mod(i - 1, n));           // GP_0^-: even senders
+      set_edge(sk, kPos, sp_step(levels, 0), i, floor_mod(i + 1, n));   // SP_0^+: even senders
+      set_edge(sk, kNeg, gp_step(0), i, floor_mod(i - 1, n));           // GP_0^-: even senders
     }
   }
   for (int l = 1; l < levels; ++l) {
@@ -140,8 +129,8 @@ Skeleton positive_tree_skeleton(int d) {
   sk.positive_only = true;
   for (int l = 0; l < levels; ++l) {
     for (int i = 0; i < n; i += (1 << l)) {
-      set_edge(sk, kPos, gp_step(l), i, mod(i + (1 << l), n));
-      set_edge(sk, kPos, sp_step(levels, l), i, mod(i + (1 << l), n));
+      set_edge(sk, kPos, gp_step(l), i, floor_mod(i + (1 << l), n));
+      set_edge(sk, kPos, sp_step(levels, l), i, floor_mod(i + (1 << l), n));
     }
   }
   return sk;
@@ -258,7 +247,7 @@ Skeleton small_skeleton(int n) {
   Skeleton sk = make_skeleton(n, std::move(labels), std::max(levels, 1), "small");
   for (size_t p = 0; p < steps.size(); ++p) {
     for (auto [node, hop] : steps[p]) {
-      set_edge(sk, hop > 0 ? kPos : kNeg, static_cast<int>(p), node, mod(node + hop, n));
+      set_edge(sk, hop > 0 ? kPos : kNeg, static_cast<int>(p), node, floor_mod(node + hop, n));
     }
   }
   return sk;
@@ -277,7 +266,7 @@ void check_skeleton(const Skeleton& sk) {
         ++sends[i];
         ++recvs[e.to];
         for (int k = 0; k < e.hop; ++k) {
-          const int a = mod(i + static_cast<int64_t>(tree_dir(tree)) * k, n);
+          const int a = floor_mod(i + static_cast<int64_t>(tree_dir(tree)) * k, n);
           ++links[static_cast<size_t>(tree) * n + a];
         }
       }
@@ -355,9 +344,13 @@ Reach compute_reach(const Skeleton& sk, int tree) {
 // cut into segments on which the decision is constant: stay, move, or (never for a feasible block)
 // stuck. A block moves when staying would strand it, stays when moving would, and otherwise follows
 // the tie rule. kLevelLE (move iff level(j) <= level(i): the block waits at the less busy node,
-// Observation 1) is the paper's Case 1 / Case 2 rule for n = 2^d; kLevelLT and kAlwaysMove are also
-// tried for the irregular trees of other n.
-enum class TieRule { kLevelLE, kLevelLT, kAlwaysMove };
+// Observation 1) is the paper's Case 1 / Case 2 rule for n = 2^d; kLevelLT, kAlwaysMove and
+// kNeverMove are also tried for the irregular trees of other n, one rule per (tree, step).
+enum class TieRule { kLevelLE, kLevelLT, kAlwaysMove, kNeverMove };
+
+// One tie rule per (tree, step): index tree * steps + step.
+using TieTable = std::vector<TieRule>;
+TieTable uniform_ties(const Skeleton& sk, TieRule tie) { return TieTable(2 * sk.labels.size(), tie); }
 
 constexpr unsigned char kStay = 0;
 constexpr unsigned char kMove = 1;
@@ -395,9 +388,10 @@ DecisionTable build_decisions(const Skeleton& sk, int tree, int p, const Reach& 
     }
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-    const bool prefer_move = tie == TieRule::kAlwaysMove ? true
-                             : tie == TieRule::kLevelLT  ? level[e.to] < level[i]
-                                                         : level[e.to] <= level[i];
+    const bool prefer_move = tie == TieRule::kAlwaysMove  ? true
+                             : tie == TieRule::kNeverMove ? false
+                             : tie == TieRule::kLevelLT   ? level[e.to] < level[i]
+                                                          : level[e.to] <= level[i];
     for (int c : cuts) {
       if (c >= n) break;
       const bool can_stay = Reach::contains(s_first, s_last, c);
@@ -479,7 +473,7 @@ int rotation_period(const Skeleton& sk) {
 // its tree, position and remaining distance). Returns false if some block cannot be delivered.
 // With `count_only` no runs are stored: only out.phase_max (largest message per phase, in blocks) and
 // out.long_way_blocks are filled, to compare candidate skeletons and tie rules cheaply.
-bool route(const Skeleton& sk, TieRule tie, bool count_only, Routed& out) {
+bool route(const Skeleton& sk, const TieTable& ties, bool count_only, Routed& out) {
   const int n = sk.n;
   const int steps = static_cast<int>(sk.labels.size());
   const Reach reach[2] = {compute_reach(sk, kPos), compute_reach(sk, kNeg)};
@@ -492,7 +486,7 @@ bool route(const Skeleton& sk, TieRule tie, bool count_only, Routed& out) {
       }
     }
     for (int p = 0; p < steps; ++p) {
-      decisions[tree].push_back(build_decisions(sk, tree, p, reach[tree], level, tie));
+      decisions[tree].push_back(build_decisions(sk, tree, p, reach[tree], level, ties[tree * steps + p]));
     }
   }
 
@@ -649,7 +643,7 @@ bool route(const Skeleton& sk, TieRule tie, bool count_only, Routed& out) {
       for (const Transmission& t : out.phases[p].tx) {
         int64_t total = 0;
         for (int k = 0; k < copies; ++k) {
-          total += tx_blocks[p][tx_of[p][mod(t.from - static_cast<int64_t>(k) * period, n)]];
+          total += tx_blocks[p][tx_of[p][floor_mod(t.from - static_cast<int64_t>(k) * period, n)]];
         }
         out.phase_max[p] = std::max(out.phase_max[p], total);
       }
@@ -684,12 +678,12 @@ bool route(const Skeleton& sk, TieRule tie, bool count_only, Routed& out) {
         Transmission f{t.from, t.to, t.dir, {}};
         size_t total = 0;
         for (int k = 0; k < copies; ++k) {
-          total += reps[tx_of[p][mod(t.from - static_cast<int64_t>(k) * period, n)]].blocks.size();
+          total += reps[tx_of[p][floor_mod(t.from - static_cast<int64_t>(k) * period, n)]].blocks.size();
         }
         f.blocks.reserve(total);
         for (int k = 0; k < copies; ++k) {
           const int shift = k * period;
-          for (const BlockRun& b : reps[tx_of[p][mod(t.from - static_cast<int64_t>(shift), n)]].blocks) {
+          for (const BlockRun& b : reps[tx_of[p][floor_mod(t.from - static_cast<int64_t>(shift), n)]].blocks) {
             int first = b.first_dst + shift;
             if (first >= n) first -= n;
             f.blocks.push_back(BlockRun{b.src + shift, first, b.count});
@@ -728,9 +722,9 @@ void add_synchronization(Plan& plan) {
     };
     for (size_t k = 0; k < cur.size(); ++k) {
       const Transmission& t = cur[k];
-      const int hops = mod(static_cast<int64_t>(t.to - t.from) * t.dir, n);
+      const int hops = floor_mod(static_cast<int64_t>(t.to - t.from) * t.dir, n);
       for (int h = 0; h < hops; ++h) {
-        link_owner[link_id(mod(t.from + static_cast<int64_t>(t.dir) * h, n), t.dir)] =
+        link_owner[link_id(floor_mod(t.from + static_cast<int64_t>(t.dir) * h, n), t.dir)] =
             static_cast<int>(k);
       }
     }
@@ -742,9 +736,9 @@ void add_synchronization(Plan& plan) {
         if (t2.from == t1.from || t2.from == t1.to) return;
         pairs.push_back(SignalPair{t1.to, t2.from});
       };
-      const int hops = mod(static_cast<int64_t>(t2.to - t2.from) * t2.dir, n);
+      const int hops = floor_mod(static_cast<int64_t>(t2.to - t2.from) * t2.dir, n);
       for (int h = 0; h < hops; ++h) {
-        consider(link_owner[link_id(mod(t2.from + static_cast<int64_t>(t2.dir) * h, n), t2.dir)]);
+        consider(link_owner[link_id(floor_mod(t2.from + static_cast<int64_t>(t2.dir) * h, n), t2.dir)]);
       }
     }
     std::sort(pairs.begin(), pairs.end(), [](const SignalPair& a, const SignalPair& b) {
@@ -788,62 +782,255 @@ int64_t total_of(const std::vector<Phase>& phases) {
 
 int64_t pow2(int e) { return int64_t{1} << e; }
 
+// ---- lengths below a power of two by contraction of the 2^D plan ------------------------------
+// The real ring is the virtual ring of N = 2^D nodes with a set of "phantom" nodes removed; a kept
+// virtual node keeps its place in the cyclic order. A position of the positive tree maps to the
+// first kept node at or after it, one of the negative tree to the first kept node at or before it,
+// so a block never overshoots: its real position stays between its source and its destination.
+struct Contraction {
+  int n = 0;
+  std::vector<int> real;      // virtual -> real index, -1 for a phantom
+  std::vector<int> up, down;  // virtual -> the kept node at or after / at or before it
+};
+
+Contraction make_contraction(const std::vector<char>& phantom) {
+  const int big = static_cast<int>(phantom.size());
+  Contraction c;
+  c.real.assign(big, -1);
+  for (int v = 0; v < big; ++v)
+    if (!phantom[v]) c.real[v] = c.n++;
+  c.up.resize(big);
+  c.down.resize(big);
+  for (int v = 0; v < big; ++v) {
+    int u = v, d = v;
+    while (phantom[u]) u = (u + 1) % big;
+    while (phantom[d]) d = (d - 1 + big) % big;
+    c.up[v] = u;
+    c.down[v] = d;
+  }
+  return c;
+}
+
+// k phantom pairs {4q+2, 4q+3} spread evenly over q = 0 .. N/4 - 1 from `offset`, and `single`
+// (-1: none) as one more phantom. Empty if two of them collide.
+std::vector<char> phantom_set(int big, int k, int offset, int single) {
+  std::vector<char> ph(big, 0);
+  if (single >= 0) ph[single] = 1;
+  const int quarters = big / 4;
+  for (int j = 0; j < k; ++j) {
+    const int q = static_cast<int>((offset + static_cast<int64_t>(j) * quarters / k) % quarters);
+    if (ph[4 * q + 2] || ph[4 * q + 3]) return {};
+    ph[4 * q + 2] = ph[4 * q + 3] = 1;
+  }
+  return ph;
+}
+
+// Even n: the 2^D plan with k = (2^D - n)/2 phantom pairs {4q+2, 4q+3}, every real block routed along
+// the image of its virtual route. Why it is a plan and within Theorem 1 (docs/ring.md): 4q+2 is a
+// level-1-only node of the positive tree and a leaf of the negative one, 4q+3 the reverse, so every
+// message a phantom sends maps onto a self-loop (its real blocks already sit at the image), every
+// message into a phantom maps onto the real edge that replaces the removed one (4q+1 -> 4q+4 in GP_0,
+// 4q -> 4q+4 in GP_1 and SP_1, and the mirror images), no real node sends or receives twice, and a
+// real link stands for the virtual links it replaces, of which each step's messages used at most one.
+// Every real message carries a subset of the blocks of one virtual message: each phase's largest
+// message, and so the transmission, is at most the 2^D plan's, T_1D(D).
+Plan embedded_plan(const Plan& virt, const std::vector<char>& phantom, const std::string& construction) {
+  const Contraction c = make_contraction(phantom);
+  const int big = virt.n, n = c.n;
+  Plan plan;
+  plan.n = n;
+  plan.construction = construction;
+  for (const Phase& vph : virt.phases) {
+    Phase ph;
+    ph.label = vph.label;
+    for (const Transmission& t : vph.tx) {
+      const std::vector<int>& image = t.dir > 0 ? c.up : c.down;
+      const int a = image[t.from], b = image[t.to];
+      if (a == b) continue;  // the real blocks already sit at the image of the destination
+      Transmission rt{c.real[a], c.real[b], t.dir, {}};
+      for (const BlockRun& run : t.blocks) {
+        if (phantom[run.src]) continue;
+        int first = -1, count = 0;
+        for (int k = 0; k < run.count; ++k) {
+          const int dst = (run.first_dst + k) % big;
+          if (phantom[dst]) continue;
+          if (first < 0) first = c.real[dst];
+          ++count;  // kept destinations of one run are consecutive real nodes
+        }
+        if (count) rt.blocks.push_back(BlockRun{c.real[run.src], first, count});
+      }
+      if (!rt.blocks.empty()) ph.tx.push_back(std::move(rt));
+    }
+    plan.phases.push_back(std::move(ph));
+  }
+  // Blocks against their real shortest direction: a block travels + iff its virtual distance is at
+  // most N/2 (the positive tree's share).
+  for (int s = 0; s < big; ++s) {
+    if (phantom[s]) continue;
+    for (int t = 0; t < big; ++t) {
+      if (t == s || phantom[t]) continue;
+      const int vd = floor_mod(t - s, big), rd = floor_mod(c.real[t] - c.real[s], n);
+      const bool positive = vd <= big / 2;
+      if (positive ? 2 * rd > n : 2 * rd < n) ++plan.long_way_blocks;
+    }
+  }
+  return plan;
+}
+
+// Odd n: the 2^D skeleton contracted onto the nodes left after removing k pairs and one single
+// phantom (the parity defect of odd rings, docs/ring.md, has to sit somewhere). Edges between kept
+// nodes stay; the image of an edge touching a phantom is added only where it leaves its real
+// sender and receiver free in that step (otherwise it gives way). Routed by the routing rule, like
+// the other skeletons, so the choice of the single phantom is tried and infeasible ones dropped.
+Skeleton contracted_skeleton(const Skeleton& virt, const std::vector<char>& phantom, const std::string& construction) {
+  const Contraction c = make_contraction(phantom);
+  const int big = virt.n;
+  Skeleton sk = make_skeleton(c.n, virt.labels, virt.gather_steps, construction);
+  const int steps = static_cast<int>(virt.labels.size());
+  for (int p = 0; p < steps; ++p) {
+    std::vector<char> sends(c.n, 0), recvs(c.n, 0);
+    for (int pass = 0; pass < 2; ++pass)
+      for (int tree : {kPos, kNeg})
+        for (int v = 0; v < big; ++v) {
+          const Edge& e = virt.edges[tree][p][v];
+          if (e.to < 0 || (phantom[v] || phantom[e.to]) != (pass == 1)) continue;
+          const std::vector<int>& image = tree == kPos ? c.up : c.down;
+          const int a = c.real[image[v]], b = c.real[image[e.to]];
+          if (a == b || sends[a] || recvs[b]) continue;
+          sends[a] = recvs[b] = 1;
+          set_edge(sk, tree, p, a, b);
+        }
+  }
+  return sk;
+}
+
+// Largest N for which lengths below N are also built by contraction of the N plan (the 2^D plan
+// with its runs is built whole: 2048 nodes take about 60 MB and a tenth of a second).
+constexpr int kMaxContraction = 2048;
+constexpr int kMaxRefinement = 1024;
+
 }  // namespace
 
 Plan build_plan(int n) {
   if (n < 2 || n > kMaxNodes) {
     throw std::invalid_argument("build_plan: n must satisfy 2 <= n <= 1048576");
   }
-  std::vector<Skeleton> candidates;
+  const int d = ceil_lg(n);
+  const int big = 1 << d;
+  // Candidates: routed skeletons (with their construction names) and, for even n, the embedded
+  // 2^D plan. The smallest transmission wins, then the fewest long-way blocks, then the first
+  // listed (deterministic). n = 2^d keeps the paper's plan.
+  std::vector<Skeleton> skeletons;
   if (n <= 5 || n == 7) {
-    candidates.push_back(small_skeleton(n));
+    skeletons.push_back(small_skeleton(n));
   } else if (n % 2 == 0) {
-    candidates.push_back(even_skeleton(n, is_pow2(n) ? "pow2" : "even"));
+    skeletons.push_back(even_skeleton(n, is_pow2(n) ? "pow2" : "even"));
   } else {
-    candidates.push_back(odd_gadget_skeleton(n));
-    candidates.push_back(odd_s1_skeleton(n));
-  }
-  // Pick the (skeleton, tie rule) with the smallest transmission time, then the fewest long-way
-  // blocks, then the first listed (deterministic). n = 2^d keeps the paper's rule only.
-  const std::vector<TieRule> ties =
-      is_pow2(n) ? std::vector<TieRule>{TieRule::kLevelLE}
-                 : std::vector<TieRule>{TieRule::kLevelLE, TieRule::kLevelLT, TieRule::kAlwaysMove};
-  bool have = false;
-  const Skeleton* best_sk = nullptr;
-  TieRule best_tie = TieRule::kLevelLE;
-  int64_t best_total = 0, best_long = 0;
-  const bool single_option = candidates.size() * ties.size() == 1;
-  for (const Skeleton& sk : candidates) {
-    check_skeleton(sk);
-    for (TieRule tie : ties) {
-      if (single_option) {  // nothing to compare: skip the counting pass
-        have = true;
-        best_sk = &sk;
-        best_tie = tie;
-        break;
-      }
-      Routed counted;
-      if (!route(sk, tie, true, counted)) continue;
-      int64_t total = 0;
-      for (int64_t v : counted.phase_max) total += v;
-      if (!have || total < best_total ||
-          (total == best_total && counted.long_way_blocks < best_long)) {
-        have = true;
-        best_sk = &sk;
-        best_tie = tie;
-        best_total = total;
-        best_long = counted.long_way_blocks;
-      }
+    skeletons.push_back(odd_gadget_skeleton(n));
+    skeletons.push_back(odd_s1_skeleton(n));
+    if (big <= kMaxContraction) {
+      // The single phantom just before a top-level node (N/4 - 1 or N - 1) and the pairs spread
+      // from four offsets: the feasible placements found by the search documented in docs/ring.md.
+      const Skeleton virt = even_skeleton(big, "pow2");
+      const int k = (big - n) / 2;
+      for (int single : {big / 4 - 1, big - 1})
+        for (int offset = 0; offset < 4; ++offset) {
+          const std::vector<char> ph = phantom_set(big, k, offset, single);
+          if (ph.empty()) continue;
+          skeletons.push_back(contracted_skeleton(virt, ph, "contracted"));
+        }
     }
   }
-  if (!have) throw std::logic_error("build_plan: no skeleton delivers every block");
-  Routed best;
-  if (!route(*best_sk, best_tie, false, best)) {
-    throw std::logic_error("build_plan: routing changed between passes");
+  if (is_pow2(n)) {
+    const Skeleton& sk = skeletons.front();
+    check_skeleton(sk);
+    Routed routed;
+    if (!route(sk, uniform_ties(sk, TieRule::kLevelLE), false, routed))
+      throw std::logic_error("build_plan: undeliverable block");
+    return finish(sk, std::move(routed));
   }
-  Plan plan = finish(*best_sk, std::move(best));
-  if (best_tie == TieRule::kLevelLT) plan.construction += "/lt";
-  if (best_tie == TieRule::kAlwaysMove) plan.construction += "/move";
+  struct Choice {
+    int skeleton = -1;  // -1: the embedded plan
+    TieTable ties;
+    int64_t total = 0, long_way = 0;
+  };
+  auto better = [](const Choice& a, const Choice& b) {
+    return a.total != b.total ? a.total < b.total : a.long_way < b.long_way;
+  };
+  std::vector<Choice> feasible;
+  for (size_t k = 0; k < skeletons.size(); ++k) {
+    const Skeleton& sk = skeletons[k];
+    check_skeleton(sk);
+    for (TieRule tie : {TieRule::kLevelLE, TieRule::kLevelLT, TieRule::kAlwaysMove, TieRule::kNeverMove}) {
+      Routed counted;
+      const TieTable ties = uniform_ties(sk, tie);
+      if (!route(sk, ties, true, counted)) continue;
+      int64_t total = 0;
+      for (int64_t v : counted.phase_max) total += v;
+      feasible.push_back(Choice{static_cast<int>(k), ties, total, counted.long_way_blocks});
+    }
+  }
+  std::optional<Plan> embedded;
+  if (n % 2 == 0 && big <= kMaxContraction) {
+    const Plan virt = build_plan(big);
+    const int k = (big - n) / 2;
+    for (int offset = 0; offset < 4; ++offset) {
+      const std::vector<char> ph = phantom_set(big, k, offset, -1);
+      if (ph.empty()) continue;
+      Plan p = embedded_plan(virt, ph, "pow2-pairs");
+      if (!embedded || transmission_blocks(p) < transmission_blocks(*embedded)) embedded = std::move(p);
+    }
+    feasible.push_back(Choice{-1, {}, transmission_blocks(*embedded), embedded->long_way_blocks});
+  }
+  if (feasible.empty()) throw std::logic_error("build_plan: no skeleton delivers every block");
+  std::stable_sort(feasible.begin(), feasible.end(), better);
+  // Above Theorem 1's count, refine the two best routed candidates one (tree, step) at a time (up
+  // to kMaxRefinement nodes: each pass routes the skeleton 6 (D - 1) times).
+  if (d >= 3 && n <= kMaxRefinement && feasible.front().total > theorem1_transmission_blocks(d)) {
+    std::vector<Choice> refined;
+    for (size_t c = 0; c < feasible.size() && refined.size() < 2; ++c) {
+      if (feasible[c].skeleton < 0) continue;
+      Choice ch = feasible[c];
+      const Skeleton& sk = skeletons[ch.skeleton];
+      for (size_t q = 0; q < ch.ties.size(); ++q) {
+        TieRule keep = ch.ties[q];
+        for (TieRule tie : {TieRule::kLevelLE, TieRule::kLevelLT, TieRule::kAlwaysMove, TieRule::kNeverMove}) {
+          if (tie == keep) continue;
+          ch.ties[q] = tie;
+          Routed counted;
+          if (!route(sk, ch.ties, true, counted)) continue;
+          int64_t total = 0;
+          for (int64_t v : counted.phase_max) total += v;
+          if (total < ch.total) {
+            ch.total = total;
+            ch.long_way = counted.long_way_blocks;
+            keep = tie;
+          }
+        }
+        ch.ties[q] = keep;
+      }
+      refined.push_back(std::move(ch));
+    }
+    for (Choice& ch : refined) feasible.push_back(std::move(ch));
+    std::stable_sort(feasible.begin(), feasible.end(), better);
+  }
+  const Choice& best = feasible.front();
+  if (best.skeleton < 0) {
+    Plan plan = std::move(*embedded);
+    add_synchronization(plan);
+    return plan;
+  }
+  const Skeleton& sk = skeletons[best.skeleton];
+  Routed routed;
+  if (!route(sk, best.ties, false, routed)) throw std::logic_error("build_plan: routing changed between passes");
+  Plan plan = finish(sk, std::move(routed));
+  bool uniform = true;
+  for (TieRule t : best.ties) uniform = uniform && t == best.ties.front();
+  const TieRule t0 = best.ties.front();
+  if (!uniform) plan.construction += "/per-step";
+  else if (t0 == TieRule::kLevelLT) plan.construction += "/lt";
+  else if (t0 == TieRule::kAlwaysMove) plan.construction += "/move";
+  else if (t0 == TieRule::kNeverMove) plan.construction += "/stay";
   return plan;
 }
 
@@ -852,7 +1039,7 @@ Plan build_positive_tree(int d) {
   const Skeleton sk = positive_tree_skeleton(d);
   check_skeleton(sk);
   Routed routed;
-  if (!route(sk, TieRule::kLevelLE, false, routed)) {
+  if (!route(sk, uniform_ties(sk, TieRule::kLevelLE), false, routed)) {
     throw std::logic_error("build_positive_tree: undeliverable block");
   }
   return finish(sk, std::move(routed));

@@ -9,7 +9,7 @@
 // holds when the step starts. A block on the positive tree only travels in + direction, a block on
 // the negative tree only in - direction, and never past its destination.
 //
-// Construction (details and the derivations are in /work/scratch/ring/NOTES.md):
+// Construction (docs/ring.md gives the derivations):
 //  * n = 2^d, d >= 3 (Section 2): the positive gather-scatter tree of Definition 1
 //    (GP_l = SP_l = {v_i -> v_{i+2^l} : i mod 2^l = 0}) overlapped with the negative tree obtained by
 //    reflecting it with i -> (1 - i) mod n. That reflection is exactly the Section 2.4 shift of the
@@ -18,11 +18,14 @@
 //    Steps 2d-2, transmission = Lemma 6 + 3 (d = 3) or + 2 (d >= 4), i.e. Theorem 1.
 //  * build_positive_tree(d): the ORIGINAL positive phases of Definition 1 (no Section 2.4 change),
 //    positive blocks b_s^{s+1..s+2^{d-1}} only; its per-phase maxima are Lemmas 2-5 (Corollary 1).
-//  * Even n that is not a power of two (Section 5): the positive tree with destinations past n-1
-//    wrapped to v_0, the negative tree its reflection i -> 1 - i, GP_0/SP_0 as above.
+//  * Even n, "pow2-pairs": the 2^D plan (D = ceil(lg n)) with (2^D - n)/2 virtual pairs {4q+2, 4q+3}
+//    removed and every real block routed along the image of its virtual route; each real message is a
+//    subset of one virtual message, so the transmission is at most T_1D(D) (Theorem 1) for every even
+//    n (2^D <= 2048).
+//  * Even n, "even": the positive tree with destinations past n-1 wrapped to v_0 (Section 5), the
+//    negative tree its reflection i -> 1 - i, GP_0/SP_0 as above.
 //  * Odd n (not covered by the paper, which leaves the one-port overlap open): both full trees cannot
-//    share level 1 (each needs ceil(n/2) level-1 nodes). Two skeletons are built and the one with
-//    the smaller transmission time is kept (deterministically):
+//    share level 1 (the parity defect, docs/ring.md). Candidates:
 //      - "odd-gadget": positive tree on the evens (rooted so that v_{n-1} is a level-1-only node),
 //        negative tree on the odd nodes with v_0 left out; v_0 hands its negative blocks to v_{n-1}
 //        in GP_1 (freed by dropping the cheap Case-2 edges v_0 -> v_2 and v_{n-3} -> v_{n-1}), and
@@ -31,6 +34,9 @@
 //      - "odd-s1": positive tree of Section 5, negative tree on the odd nodes (rooted at v_{n-2});
 //        blocks whose own tree cannot reach them (v_0's negative blocks, negative blocks for v_{n-1})
 //        travel the other way round the ring.
+//      - "contracted": the 2^D skeleton contracted onto the nodes left after removing pairs as above
+//        and one single phantom (at 2^D/4 - 1 or 2^D - 1); images of edges touching a phantom are
+//        kept only where their real sender and receiver are free (2^D <= 2048).
 //    Any block that its own tree cannot deliver takes the other tree (the long way); its hops then
 //    equal its distance in that direction (no overshoot), so the plan stays conflict-free.
 //  * n = 2, 3, 4, 5, 7: small explicit skeletons (n = 4 needs long-way blocks: a 2-step exchange
@@ -40,14 +46,16 @@
 // Case 2 rules of Section 2.2-2.3 exactly (inner test v_i in V_{l+1}; all of GP_{d-2} uses Case 2):
 // a block at node i with remaining distance r, facing this step's edge i -> j of hop h in its tree,
 // moves if it can no longer be delivered by staying, stays if moving would make it undeliverable,
-// and when both are possible it moves iff level(j) <= level(i), where level(x) is the highest
-// gathering phase in which x sends in that tree (Observation 1: leave the block at the less busy
-// node). For n not a power of two the variants "level(j) < level(i)" and "always move" are also
-// evaluated and the cheapest (skeleton, rule) pair is kept. Reachability is precomputed backwards as
-// interval sets; blocks move as runs of consecutive destinations of one source; for n = 2^d only the
-// sources 0..n/4-1 are routed and the rest follows by rotation. build_plan(4096) takes a few hundred
-// milliseconds and yields ~17 million runs (~200 MB): in SP_0 every message carries single blocks of
-// n/2 sources, so the run count is inherent to the BlockRun interface.
+// and when both are possible follows a tie rule: move iff level(j) <= level(i), where level(x) is
+// the highest gathering phase in which x sends in that tree (Observation 1: leave the block at the
+// less busy node), or "<", "always move", "always stay". For n not a power of two every candidate
+// skeleton is routed with each rule, and a plan still above Theorem 1's count (n <= 1024) is refined
+// one (tree, step) rule at a time; the plan with the smallest transmission, then the fewest long-way
+// blocks, then the first candidate is kept (deterministic). Reachability is precomputed backwards as
+// interval sets; blocks move as runs of consecutive destinations of one source; for n = 2^d only
+// the sources 0..n/4-1 are routed and the rest follows by rotation. build_plan(4096) takes a few
+// hundred milliseconds and yields ~17 million runs (~200 MB): in SP_0 every message carries single
+// blocks of n/2 sources, so the run count is inherent to the BlockRun interface.
 #pragma once
 
 #include <cstdint>
@@ -90,7 +98,9 @@ struct Plan {
   std::vector<bool> barrier_after;
   // signals[p]: the local-synchronization pairs that replace barrier p (empty when no barrier).
   std::vector<std::vector<SignalPair>> signals;
-  std::string construction;      // "pow2", "even", "odd-gadget", "odd-s1", "small", "pos-tree"
+  // "pow2", "pow2-pairs", "even", "odd-gadget", "odd-s1", "contracted", "small", "pos-tree", with the
+  // tie rule appended where it is not the paper's ("/lt", "/move", "/stay", "/per-step").
+  std::string construction;
   int64_t long_way_blocks = 0;   // blocks routed on the tree of the longer direction
 };
 

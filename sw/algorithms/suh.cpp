@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/int_math.hpp"
+
 namespace torx::sw {
 namespace {
 
@@ -28,11 +30,6 @@ namespace {
 // step-2 partner. Exchange 1 then sends quarters 1-2; it receives the partner's quarters 1-2 in
 // place, which for this node hold classes (0,0) and (0,1); so exchange 2 sends quarters 2-3.
 constexpr int kQuarterOf[2][2] = {{0, 3}, {1, 2}};  // [b_first][b_second]
-
-int64_t mod(int64_t a, int64_t m) {
-  const int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
 
 // Validates the preconditions shared by the generator and the closed forms; returns N.
 int64_t check_dims(const std::vector<int>& dims, const char* what) {
@@ -92,7 +89,7 @@ class SuhGeometry {
   int sigma(int64_t node, int d) const { return coord(node, d) % 2 == 0 ? +1 : -1; }
   // Offset of `dst` from `node` along d, counted in the node's ring direction, in [0, radix).
   int64_t offset(int64_t node, int64_t dst, int d) const {
-    return mod(sigma(node, d) * (coord(dst, d) - coord(node, d)), dims_[d]);
+    return floor_mod(sigma(node, d) * (coord(dst, d) - coord(node, d)), dims_[d]);
   }
   // 1 if `dst` is the other member of node's 2x...x2 submesh along d (phase n+1 class bit).
   int other_bit(int64_t node, int64_t dst, int d) const { return coord(dst, d) != coord(node, d) ? 1 : 0; }
@@ -250,7 +247,7 @@ class SuhGenerator {
       const int64_t per_offset = nodes_ / radix;  // slots per offset value: the other dimensions
       const int64_t begin = 2 * s * per_offset;
       const int64_t c = geo_.coord(v, d);
-      const int64_t next = mod(c + 2 * geo_.sigma(v, d), radix);
+      const int64_t next = floor_mod(c + 2 * geo_.sigma(v, d), radix);
       const int64_t dst = v + (next - c) * geo_.stride(d);
       // The closing hop of the ring (e.g. C-2 -> 0) runs backwards over the line: no wraparound.
       const int dir = next > c ? +1 : -1;

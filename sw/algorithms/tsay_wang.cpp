@@ -12,17 +12,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/int_math.hpp"
+
 namespace torx::sw {
 namespace {
 
 // Coordinates of one node, dimension 0 (x) first. In the generator they are offsets from the root
 // in the "virtual" torus of side N (N = n for odd n, n - 1 for even n).
 using Coords = std::vector<int64_t>;
-
-int64_t mod(int64_t a, int64_t m) {
-  const int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
 
 // Exact arbitrary-precision unsigned integer, just enough for Lemma 1's comparison
 // (2d+1)^T >= n^d, whose operands overflow 64 bits long before the schedules become too large.
@@ -105,7 +102,7 @@ class RankedPositions {
   // Position of `rank` (taken cyclically) after step k, or kAbsent.
   int64_t position(int64_t k, int64_t rank) const {
     const std::vector<int64_t>& level = levels_[static_cast<size_t>(k)];
-    return level[static_cast<size_t>(mod(rank, static_cast<int64_t>(level.size())))];
+    return level[static_cast<size_t>(floor_mod(rank, static_cast<int64_t>(level.size())))];
   }
 
  private:
@@ -145,7 +142,7 @@ class StepBuilder {
  private:
   int64_t node_id(const Coords& offset) const {
     int64_t id = 0;
-    for (int q = 0; q < d_; ++q) id += mod(root_[static_cast<size_t>(q)] + offset[static_cast<size_t>(q)], n_) * stride_[static_cast<size_t>(q)];
+    for (int q = 0; q < d_; ++q) id += floor_mod(root_[static_cast<size_t>(q)] + offset[static_cast<size_t>(q)], n_) * stride_[static_cast<size_t>(q)];
     return id;
   }
 
@@ -168,21 +165,26 @@ class TsayWangGenerator {
   TsayWangGenerator(int d, int64_t n, const Coords& root, const PlainStepSink& emit, const TsayWangOptions& options)
       : d_(d),
         n_(n),
-        big_n_(n % 2 == 1 ? n : n - 1),
+        improved_(options.improved_low_dimensions && d <= 3),
+        big_n_(n % 2 == 1 || improved_ ? n : n - 1),
         fan_(2 * static_cast<int64_t>(d) + 1),
-        steps_(ceil_log_int(fan_, big_n_)),
+        steps_(ceil_log(fan_, big_n_)),
         positions_(big_n_, fan_, steps_),
         builder_(d, n, root),
         emit_(emit),
         options_(options) {}
 
   void run() {
+    if (improved_ && d_ == 3) {
+      final_phase(plane_phase(line_phase()));
+      return;
+    }
     // D_{1,0}: the root alone. A node of D_{h,0} is stored reduced, as (z0, z1, ..., z_{h-1}): its
     // first d-h+1 coordinates all equal z0 and coordinate d-h+j (0-based) is z_j (Section 5.1).
     std::vector<Coords> sources{Coords{0}};
     for (int h = 1; h <= d_ - 1; ++h) sources = diagonal_phase(h, sources);
     final_phase(sources);
-    if (n_ % 2 == 0) extra_phase();
+    if (n_ % 2 == 0 && !improved_) extra_phase();
   }
 
   int64_t emitted() const { return emitted_; }
@@ -196,8 +198,8 @@ class TsayWangGenerator {
     const int big_d = d_ - h + 1;
     const int64_t sigma = (h == 1) ? 1 : -1;
     Coords c(static_cast<size_t>(d_));
-    for (int q = 0; q < big_d - 1; ++q) c[static_cast<size_t>(q)] = mod(base[0] + p, big_n_);
-    c[static_cast<size_t>(big_d - 1)] = mod(base[0] + sigma * p, big_n_);
+    for (int q = 0; q < big_d - 1; ++q) c[static_cast<size_t>(q)] = floor_mod(base[0] + p, big_n_);
+    c[static_cast<size_t>(big_d - 1)] = floor_mod(base[0] + sigma * p, big_n_);
     for (int j = 1; j <= h - 1; ++j) c[static_cast<size_t>(big_d - 1 + j)] = base[static_cast<size_t>(j)];
     return c;
   }
@@ -249,7 +251,7 @@ class TsayWangGenerator {
               const int64_t p = positions_.position(k, rank);
               if (p == RankedPositions::kAbsent) continue;
               Coords other = base;
-              other[0] = mod(base[0] + pc - p, big_n_);
+              other[0] = floor_mod(base[0] + pc - p, big_n_);
               other[static_cast<size_t>(j)] = 0;
               const auto it = lookup[static_cast<size_t>(j)].find(encode(other, big_n_));
               if (it == lookup[static_cast<size_t>(j)].end()) {
@@ -272,13 +274,72 @@ class TsayWangGenerator {
       for (int64_t m = 0; m < big_n_; ++m) {
         Coords z;
         z.reserve(static_cast<size_t>(h) + 1);
-        z.push_back(mod(base[0] + m, big_n_));
-        z.push_back(mod(base[0] + sigma * m, big_n_));
+        z.push_back(floor_mod(base[0] + m, big_n_));
+        z.push_back(floor_mod(base[0] + sigma * m, big_n_));
         for (int j = 1; j <= h - 1; ++j) z.push_back(base[static_cast<size_t>(j)]);
         next.push_back(std::move(z));
       }
     }
     return next;
+  }
+
+  // The improvement for d = 3 (see tsay_wang.hpp), phase 1: the line (2p, p, p) of the ranked
+  // positions p, grown from the root in r steps. The source of rank c at p_c sends ranks c +- j
+  // (j = 1, 2, 3) on a route that starts in dimension j, positive for c + j and negative for
+  // c - j, exactly as on the paper's main diagonal; the line lies in S = {x = y + z}, one node in
+  // every z-plane. Returns the line's nodes.
+  std::vector<Coords> line_phase() {
+    auto node = [&](int64_t p) { return Coords{floor_mod(2 * p, big_n_), p, p}; };
+    for (int64_t k = 1; k <= steps_; ++k) {
+      builder_.begin("phase1.step" + std::to_string(k));
+      for (int64_t c = 0; c < positions_.ranks(k); c += fan_) {
+        const Coords s = node(positions_.position(k, c));
+        for (int j = 1; j <= 3; ++j)
+          for (int dir : {+1, -1}) {
+            const int64_t p = positions_.position(k, c + dir * j);
+            if (p != RankedPositions::kAbsent) builder_.add(s, node(p), j - 1, dir);
+          }
+      }
+      flush();
+    }
+    std::vector<Coords> line;
+    for (int64_t p = 0; p < big_n_; ++p) line.push_back(node(p));
+    return line;
+  }
+
+  // The improvement for d = 3, phase 2: in every z-plane t the column (2t + m, t + m, t) of the
+  // line's node (2t, t, t), grown in r steps; the columns together are S. The source of rank c at
+  // (2t + p_c, t + p_c, t) sends ranks c +- 1 of its own column on routes starting in x and ranks
+  // c +- 2 on routes starting in y (both coordinates move by the same amount, one direction), and
+  // ranks c -+ 3 of the column in plane t' = t + p_c - p (p the rank's position) on a route that
+  // starts in z: it keeps y, so it is one z segment and one x segment of p_c - p hops each, both
+  // negative for rank c + 3 and positive for c - 3 (Section 5.2's N3/N4 with the paper's second
+  // column replaced by the plane). Returns S, one node per x-line.
+  std::vector<Coords> plane_phase(const std::vector<Coords>& line) {
+    auto node = [&](int64_t t, int64_t p) { return Coords{floor_mod(2 * t + p, big_n_), floor_mod(t + p, big_n_), t}; };
+    for (int64_t k = 1; k <= steps_; ++k) {
+      builder_.begin("phase2.step" + std::to_string(k));
+      for (int64_t t = 0; t < big_n_; ++t)
+        for (int64_t c = 0; c < positions_.ranks(k); c += fan_) {
+          const int64_t pc = positions_.position(k, c);
+          const Coords s = node(t, pc);
+          for (int j = 1; j <= 2; ++j)
+            for (int dir : {+1, -1}) {
+              const int64_t p = positions_.position(k, c + dir * j);
+              if (p != RankedPositions::kAbsent) builder_.add(s, node(t, p), j - 1, dir);
+            }
+          for (int dir : {+1, -1}) {
+            const int64_t p = positions_.position(k, c + dir * 3);
+            if (p == RankedPositions::kAbsent) continue;
+            builder_.add(s, node(floor_mod(t + pc - p, big_n_), p), 2, -dir);
+          }
+        }
+      flush();
+    }
+    std::vector<Coords> plane;
+    for (const Coords& base : line)
+      for (int64_t m = 0; m < big_n_; ++m) plane.push_back(node(base[2], m));
+    return plane;
   }
 
   // Phase d (Section 6). `sources` is D_{d,0}: (z0, z1, ..., z_{d-1}) = the node (z0, z1, ...),
@@ -328,7 +389,7 @@ class TsayWangGenerator {
         const int64_t sum = line_sum(s);
         for (int64_t c = 0; c < positions_.ranks(k); c += fan_) {
           const int64_t pc = positions_.position(k, c);
-          s[0] = mod(sum + pc, big_n_);
+          s[0] = floor_mod(sum + pc, big_n_);
           for (int q = 0; q < d_; ++q) {
             for (int dir : {+1, -1}) {
               const int64_t rank = (q == 0) ? c + dir : c - dir * (q + 1);
@@ -336,10 +397,10 @@ class TsayWangGenerator {
               if (p == RankedPositions::kAbsent) continue;
               Coords dst = s;
               if (q == 0) {
-                dst[0] = mod(sum + p, big_n_);
+                dst[0] = floor_mod(sum + p, big_n_);
               } else {
-                const int64_t hops = mod(dir * (pc - p), big_n_);  // = |sum change|, same x
-                dst[static_cast<size_t>(q)] = mod(s[static_cast<size_t>(q)] + dir * hops, big_n_);
+                const int64_t hops = floor_mod(dir * (pc - p), big_n_);  // = |sum change|, same x
+                dst[static_cast<size_t>(q)] = floor_mod(s[static_cast<size_t>(q)] + dir * hops, big_n_);
               }
               const Coords dst_line(dst.begin() + 1, dst.end());
               if (informed_x.at(encode(dst_line, big_n_)) == dst[0]) continue;  // already holds it
@@ -411,7 +472,7 @@ class TsayWangGenerator {
   int64_t line_sum(const Coords& s) const {
     int64_t sum = 0;
     for (int q = 1; q < d_; ++q) sum += s[static_cast<size_t>(q)];
-    return mod(sum, big_n_);
+    return floor_mod(sum, big_n_);
   }
 
   void decode(int64_t index, Coords& out) const {
@@ -436,7 +497,8 @@ class TsayWangGenerator {
 
   int d_;
   int64_t n_;
-  int64_t big_n_;  // side of the subtorus the odd algorithm runs on
+  bool improved_;  // d <= 3 with options.improved_low_dimensions: the whole torus, no extra phase
+  int64_t big_n_;  // side of the subtorus the odd algorithm runs on (n when improved_)
   int64_t fan_;    // 2d + 1
   int64_t steps_;  // r = ceil(log_{2d+1} N) steps per phase
   RankedPositions positions_;
@@ -453,24 +515,17 @@ void check_dimension_and_radix(int d, int n) {
 
 }  // namespace
 
-int64_t ceil_log_int(int64_t base, int64_t x) {
-  if (base < 2) throw std::invalid_argument("ceil_log_int: base must be >= 2");
-  if (x < 1) throw std::invalid_argument("ceil_log_int: x must be >= 1");
-  int64_t r = 0;
-  int64_t p = 1;
-  while (p < x) {
-    ++r;
-    if (p > std::numeric_limits<int64_t>::max() / base) break;  // base*p exceeds any int64 x
-    p *= base;
-  }
-  return r;
-}
-
 int64_t tsay_wang_steps(int d, int n) {
   check_dimension_and_radix(d, n);
   const int64_t fan = 2 * static_cast<int64_t>(d) + 1;
-  if (n % 2 == 1) return d * ceil_log_int(fan, n) + 1;                      // Theorem 5
-  return d * ceil_log_int(fan, n - 1) + (d + 1) / 2 + 1;                     // Section 7 / abstract
+  if (n % 2 == 1) return d * ceil_log(fan, n) + 1;                      // Theorem 5
+  return d * ceil_log(fan, n - 1) + (d + 1) / 2 + 1;                     // Section 7 / abstract
+}
+
+int64_t tsay_wang_improved_steps(int d, int n) {
+  check_dimension_and_radix(d, n);
+  if (d > 3) throw std::invalid_argument("tsay_wang_improved_steps: the improvement is for d <= 3");
+  return d * ceil_log(2 * static_cast<int64_t>(d) + 1, n);
 }
 
 int64_t broadcast_lower_bound(int d, int n) {
@@ -525,8 +580,10 @@ void generate_tsay_wang(const PlainTopology& topo, int64_t root, const PlainStep
 
   TsayWangGenerator generator(d, n, root_coords, emit, options);
   generator.run();
-  if (options.keep_empty_steps && generator.emitted() != tsay_wang_steps(d, n)) {
-    throw std::logic_error("tsay_wang: emitted step count differs from the paper's formula");
+  const int64_t expected = options.improved_low_dimensions && d <= 3 ? tsay_wang_improved_steps(d, n) + 1
+                                                                      : tsay_wang_steps(d, n);
+  if (options.keep_empty_steps && generator.emitted() != expected) {
+    throw std::logic_error("tsay_wang: emitted step count differs from the construction's count");
   }
 }
 

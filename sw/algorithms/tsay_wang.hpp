@@ -33,9 +33,26 @@
 // differs from the paper's text). Steps: d*ceil(log_{2d+1}(n-1)) + ceil(d/2) + 1.
 //
 // Departures from the paper's text, all needed for exactly-once delivery or conflict freedom, are
-// listed in the .cpp comments and in the project notes: the final phase does not re-send to the
+// listed in the .cpp comments and in docs/tsay-wang.md: the final phase does not re-send to the
 // D_{d,0} nodes; the even-n extra phase pairs dimensions; for d <= 2 the alignment step of phase d
 // is empty (D_{d,0} = S) and is still emitted so the step count is the paper's (configurable).
+//
+// The improvement for d <= 3 (the abstract: "for d = 2 or 3 ... T(n) = d ceil(log_{2d+1} n) for any
+// n", details in a report we do not have), on by default, designed here:
+//   - No (n-1)^d subtorus and no extra phase for even n: the ranked positions of Lemma 2 tile a
+//     cycle of any length, and for d <= 3 every construction below is conflict-free with N = n
+//     (the paper needs n odd for the uniqueness of Lemma 7's columns in phases 2 .. d-1, which
+//     d <= 3 no longer uses).
+//   - d = 1, 2: the paper's phases (in 2D the main diagonal is already S, the alignment is empty).
+//   - d = 3: phases 1 and 2 are chosen so that they end exactly on S = {x = y + z}, which makes the
+//     alignment step empty. Phase 1 grows the line (2p, p, p) (it lies in S, one node per z-plane)
+//     with the main diagonal's routes; phase 2 grows, in every z-plane t, the column
+//     (2t + m, t + m, t) with ranks c +- 1, c +- 2 on the own column (routes starting in x, y) and
+//     ranks c -+ 3 in another plane's column over a z-then-x route that keeps y. The columns are S.
+//   Steps: d ceil(log_{2d+1} n), every n >= 2 (tsay_wang_improved_steps). Link-disjointness of
+//   phases 1 and 2 follows as for the paper's phases: in each step a row (or column) of links of a
+//   dimension is used by at most one route per direction, identified by its source or destination
+//   (docs/tsay-wang.md gives the case analysis); the step model checks every size it is run on.
 #pragma once
 
 #include <cstdint>
@@ -45,8 +62,12 @@
 namespace torx::sw {
 
 struct TsayWangOptions {
-  // The first step of the final phase has no messages when d <= 2 (and for n = 2). Keeping it makes
-  // the schedule's length exactly tsay_wang_steps(); dropping it gives one step less.
+  // d <= 3: the improvement above (d ceil(log_{2d+1} n) steps). False: the paper's construction
+  // for every d (its formula tsay_wang_steps()).
+  bool improved_low_dimensions = true;
+  // The first step of the final phase (the alignment) has no messages when d <= 2, for n = 2, and
+  // with the improvement for d = 3. Keeping it makes the schedule's length exactly tsay_wang_steps()
+  // (the paper's construction) or tsay_wang_improved_steps() + 1; dropping it gives one step less.
   bool keep_empty_steps = true;
 };
 
@@ -65,11 +86,12 @@ void generate_tsay_wang(const PlainTopology& topo, int64_t root, const PlainStep
 // for even n (integer arithmetic). Throws std::invalid_argument for d < 1 or n < 2.
 int64_t tsay_wang_steps(int d, int n);
 
+// The improvement's step count for d <= 3: d*ceil(log_{2d+1} n), any n >= 2. Throws
+// std::invalid_argument for d < 1, d > 3 or n < 2.
+int64_t tsay_wang_improved_steps(int d, int n);
+
 // Lemma 1's lower bound ceil(d * log_{2d+1} n): the least T with (2d+1)^T >= n^d, compared exactly.
 // Throws std::invalid_argument for d < 1 or n < 1.
 int64_t broadcast_lower_bound(int d, int n);
-
-// The least r >= 0 with base^r >= x (ceil(log_base x) for x >= 1), exact. base >= 2, x >= 1.
-int64_t ceil_log_int(int64_t base, int64_t x);
 
 }  // namespace torx::sw

@@ -10,18 +10,12 @@
 #include <tuple>
 
 #include "algorithms/ring_plan.hpp"
+#include "core/int_math.hpp"
 
 namespace torx::sw::tseng {
 
 namespace {
 
-bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-int lg(int64_t v) {
-  int d = 0;
-  while ((int64_t{1} << d) < v) ++d;
-  return d;  // ceil(lg v)
-}
-int mod(int64_t a, int64_t n) { return static_cast<int>(((a % n) + n) % n); }
 
 // Ring plans by length, built once per generation.
 class PlanCache {
@@ -225,10 +219,10 @@ void generate_scheme(const Topology& topo, const PartitionedScheme& scheme, cons
             const int ve = topo.coord_of(v, e);
             const uint32_t re = static_cast<uint32_t>(topo.radix(e));
             if (e < d) {
-              box[e] = {static_cast<uint32_t>(mod(ve - g + 1, re)), static_cast<uint32_t>(g), 1};
+              box[e] = {static_cast<uint32_t>(floor_mod(ve - g + 1, re)), static_cast<uint32_t>(g), 1};
               box[nd + e] = {static_cast<uint32_t>(ve % g), re / g, static_cast<uint32_t>(g)};
             } else if (e == d) {
-              box[e] = {static_cast<uint32_t>(mod(ve - (ph - 1), re)), 1, 1};
+              box[e] = {static_cast<uint32_t>(floor_mod(ve - (ph - 1), re)), 1, 1};
             } else {
               box[e] = {static_cast<uint32_t>(ve), 1, 1};
               box[nd + e] = {0, re, 1};
@@ -291,15 +285,15 @@ void generate_scheme(const Topology& topo, const PartitionedScheme& scheme, cons
                 const int ve = topo.coord_of(v, e);
                 if (e == d) {
                   // Logical sources [A, A+k) stand for the physical sources [gA + o - g + 1, g(A+k-1) + o].
-                  box[e] = {static_cast<uint32_t>(mod(int64_t{g} * run.src + t.offset[d] - g + 1, re)),
+                  box[e] = {static_cast<uint32_t>(floor_mod(int64_t{g} * run.src + t.offset[d] - g + 1, re)),
                             static_cast<uint32_t>(g * run.src_count), 1};
-                  box[nd + e] = {static_cast<uint32_t>(mod(int64_t{g} * run.dst + t.offset[d], re)),
+                  box[nd + e] = {static_cast<uint32_t>(floor_mod(int64_t{g} * run.dst + t.offset[d], re)),
                                  static_cast<uint32_t>(run.dst_count), static_cast<uint32_t>(g)};
                 } else if (done_mask & (1u << e)) {
                   box[e] = {0, re, 1};
                   box[nd + e] = {static_cast<uint32_t>(ve), 1, 1};
                 } else {
-                  box[e] = {static_cast<uint32_t>(mod(ve - g + 1, re)), static_cast<uint32_t>(g), 1};
+                  box[e] = {static_cast<uint32_t>(floor_mod(ve - g + 1, re)), static_cast<uint32_t>(g), 1};
                   box[nd + e] = {static_cast<uint32_t>(t.offset[e]), re / g, static_cast<uint32_t>(g)};
                 }
               }
@@ -327,7 +321,7 @@ void need_torus(const Topology& topo, const char* id) {
 
 Bound ring_formula(int n) {
   Bound b;
-  const int d = lg(n);
+  const int d = ceil_lg(n);
   b.steps = n == 2 ? 1 : 2 * d - 2;
   if (is_pow2(n) && d >= 3) {
     b.transmission_blocks = t1d_blocks(d);
@@ -340,7 +334,7 @@ Bound ring_formula(int n) {
 }
 
 std::vector<NamedBound> ring_conjecture(int n) {
-  const int d = lg(n);
+  const int d = ceil_lg(n);
   if (is_pow2(n) || d < 3) return {};
   Bound b;
   b.steps = 2 * d - 2;
@@ -355,9 +349,9 @@ std::optional<Bound> dd_formula(const Topology& topo, const std::string& source)
   int64_t steps = 0, tx = 0;
   for (int d = 0; d < topo.ndims(); ++d) {
     const int n = topo.radix(d);
-    if (!is_pow2(n) || lg(n) < 3) return std::nullopt;
-    steps += 2 * lg(n) - 2;
-    tx += (topo.nodes() / n) * t1d_blocks(lg(n));
+    if (!is_pow2(n) || ceil_lg(n) < 3) return std::nullopt;
+    steps += 2 * ceil_lg(n) - 2;
+    tx += (topo.nodes() / n) * t1d_blocks(ceil_lg(n));
   }
   b.steps = steps;
   b.transmission_blocks = tx;
@@ -471,7 +465,7 @@ void register_ring(std::vector<Algorithm>& out) {
     };
     a.formula = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
       const int n = topo.radix(0);
-      const int d = lg(n);
+      const int d = ceil_lg(n);
       if (!is_pow2(n) || d < 4) return std::nullopt;
       Bound b;
       b.steps = 4 * d - 6;
@@ -499,7 +493,7 @@ void register_ring(std::vector<Algorithm>& out) {
     };
     a.formula = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
       const int n = topo.radix(0);
-      const int d = lg(n);
+      const int d = ceil_lg(n);
       if (!is_pow2(n) || d < 5) return std::nullopt;
       Bound b;
       b.steps = 8 * d - 15;

@@ -20,6 +20,7 @@
 #include "app/report.hpp"
 #include "app/run.hpp"
 #include "core/checker.hpp"
+#include "core/forwarding_table.hpp"
 #include "core/network_params.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
@@ -55,6 +56,7 @@ struct Options {
   std::string trace;
   std::string json;
   std::string output;
+  std::string tables_check;            // torx tables --check FILE
   bool list_json = false;
   std::string watchdog;                // cycle and rtl models: empty = the model's default
   std::vector<std::string> params;     // cycle and rtl models: NAME=VALUE network parameters
@@ -299,38 +301,100 @@ int cmd_reproduce(const Options& o) {
   return kExitOk;
 }
 
+// `torx tables --check FILE`: reads a forwarding-table file (every record in range and consistent),
+// derives the schedule from the tables alone and runs it through the step model. Exit 0 with a
+// one-line summary if it delivers every piece exactly once in the declared steps without link
+// conflicts; anything else is bad input (exit 2) with the reason.
+int check_tables(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("tables --check {}: cannot open for reading", path));
+  const ForwardingTable tab = read_forwarding_table(in, path);
+  const Topology topo(tab.dims, true);
+  StepModelOptions smo;
+  smo.origin = path;
+  StepModel model(topo, smo);
+  ScheduleHeader h;
+  h.algorithm = tab.algorithm;
+  h.collective = Collective::kAllgather;
+  h.dims = tab.dims;
+  h.ports = PortModel::kAll;
+  h.switching = Switching::kStoreAndForward;
+  h.pieces = tab.pieces;
+  model.begin(h);
+  const BlockSpace space(Collective::kAllgather, topo, tab.pieces, 0);
+  PlainStepAdapter adapter(topo, space, model, tab.steps);
+  // A gossip delivers N (N - 1) pieces in all; tables that copy more are refused before they grow.
+  const int64_t transfers = int64_t{topo.nodes()} * (topo.nodes() - 1) * tab.pieces;
+  try {
+    schedule_from_tables(tab, [&](PlainStep&& s) { adapter(std::move(s)); }, transfers);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", path, e.what()));
+  }
+  model.end();
+  const CheckResult c = check_delivery(model);
+  const StepModelResult& r = model.result();
+  if (!c.ok)
+    throw InputError(fmt::format("{}: the tables do not deliver every piece exactly once: {} missing, {} duplicated, "
+                                 "{} misdelivered{}",
+                                 path, c.missing, c.duplicated, c.misdelivered,
+                                 c.examples.empty() ? "" : " (" + c.examples.front() + ")"));
+  if (r.steps != tab.steps)
+    throw InputError(fmt::format("{}: the header declares {} steps but the tables run for {}", path, tab.steps, r.steps));
+  if (r.link_conflicts || r.port_conflicts)
+    throw InputError(fmt::format("{}: the derived schedule has {} link and {} port conflicts", path, r.link_conflicts,
+                                 r.port_conflicts));
+  size_t rules = 0;
+  for (const auto& rs : tab.rules) rules += rs.size();
+  std::cout << fmt::format("{}: ok: {} on the {}, {} pieces per node, {} steps, {} forwarding rules, {} prologue "
+                           "messages; every piece delivered exactly once, transmission {} pieces\n",
+                           path, tab.algorithm, topo.to_string(), tab.pieces, tab.steps, rules, tab.prologue.size(),
+                           r.transmission_blocks);
+  return kExitOk;
+}
+
 // `torx tables`: the per-router forwarding tables of the oblivious gossip algorithms (seed 003),
-// in the text format of docs/gossip-tables.md, and a summary of the plan they encode.
+// in the text format of docs/forwarding-tables.md, and a summary of the plan they encode.
 int cmd_tables(const Options& o) {
-  if (o.algo != "ms-hc" && o.algo != "ms-one")
-    throw InputError(fmt::format("tables: '{}' has no forwarding tables (ms-hc and ms-one do)", o.algo));
+  if (!o.tables_check.empty()) {
+    if (!o.algo.empty() || !o.topo.empty() || !o.output.empty())
+      throw InputError("tables --check FILE reads everything from the file: give no algorithm, --topo or -o");
+    return check_tables(o.tables_check);
+  }
+  if (o.algo.empty() || o.topo.empty()) throw InputError("tables: give an algorithm and --topo, or --check FILE");
+  const Algorithm& algo = lookup(o.algo);
+  if (!algo.gossip_plan) {
+    std::string with;
+    for (const Algorithm& a : algorithms())
+      if (a.gossip_plan) with += (with.empty() ? "" : ", ") + a.id;
+    throw InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", o.algo, with));
+  }
   const Topology topo = Topology::parse(o.topo, o.mesh);
-  lookup(o.algo).check(topo, {});
-  const PlainTopology pt = plain_topology(topo);
-  const GossipPlan plan = o.algo == "ms-hc" ? plan_ms_hc(pt) : plan_ms_one(pt);
+  algo.check(topo, {});
+  const GossipPlan plan = algo.gossip_plan(topo, {});
+  const ForwardingTable& tab = plan.table;
   if (!o.output.empty()) {
     std::ofstream out(o.output);
     if (!out) throw InputError(fmt::format("-o {}: cannot open for writing", o.output));
-    write_forwarding_tables(out, pt, plan);
+    write_forwarding_table(out, tab);
   }
   size_t rules = 0;
-  for (const auto& r : plan.table.rules) rules += r.size();
+  for (const auto& r : tab.rules) rules += r.size();
   nlohmann::ordered_json j;
-  j["algorithm"] = plan.algorithm;
+  j["algorithm"] = tab.algorithm;
   j["topology"] = {{"dims", topo.radices()}, {"wrap", topo.wrap()}, {"nodes", topo.nodes()}};
-  j["construction"] = plan.construction;
-  j["pieces"] = plan.pieces;
-  j["steps"] = plan.steps;
-  j["injection_step"] = plan.table.inject_step;
-  j["prologue_messages"] = plan.table.prologue.size();
+  j["construction"] = tab.construction;
+  j["pieces"] = tab.pieces;
+  j["steps"] = tab.steps;
+  j["injection_step"] = tab.inject_step;
+  j["prologue_messages"] = tab.prologue.size();
   j["forwarding_rules"] = rules;
   j["largest_message_pieces"] = plan.max_message_pieces;
   j["transmission_pieces"] = plan.transmission_pieces;
   if (o.json.empty()) {
     std::cout << fmt::format("{} on the {}: {}\n  {} pieces per node, {} steps (injection at step {}), {} forwarding rules, "
                              "largest message {} pieces, transmission {} pieces\n",
-                             plan.algorithm, topo.to_string(), plan.construction, plan.pieces, plan.steps,
-                             plan.table.inject_step, rules, plan.max_message_pieces, plan.transmission_pieces);
+                             tab.algorithm, topo.to_string(), tab.construction, tab.pieces, tab.steps,
+                             tab.inject_step, rules, plan.max_message_pieces, plan.transmission_pieces);
   } else {
     write_text(o.json, j.dump(2) + "\n");
   }
@@ -394,10 +458,11 @@ int main_impl(int argc, char** argv) {
   stats->add_option("algo", o.algo, "algorithm id (torx list)");
   stats->add_option("--schedule", o.schedule, "schedule file to count instead of an algorithm");
   add_run_options(stats, o);
-  auto* tables = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one)");
-  tables->add_option("algo", o.algo, "ms-hc or ms-one")->required();
-  tables->add_option("--topo", o.topo, "dimensions, x first")->required();
-  tables->add_option("-o,--output", o.output, "write the tables (docs/gossip-tables.md)");
+  auto* tables = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one, ...)");
+  tables->add_option("algo", o.algo, "a gossip algorithm id: ms-hc, ms-hc-steps, ms-hc-hd, ms-one");
+  tables->add_option("--topo", o.topo, "dimensions, x first");
+  tables->add_option("-o,--output", o.output, "write the tables (docs/forwarding-tables.md)");
+  tables->add_option("--check", o.tables_check, "validate a forwarding-table file and the schedule it encodes");
   tables->add_option("--json", o.json, "write the plan's summary to FILE or -");
   auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
   repro->add_option("paper", o.algo, "tseng (seed 000)")->required();

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <limits>
 
+#include "core/int_math.hpp"
+
 namespace torx::sw {
 
 namespace {
@@ -115,9 +117,15 @@ NodeId Topology::neighbor(NodeId node, int dim, int dir) const {
   int nc = c + dir;
   if (nc < 0 || nc >= r) {
     if (!wrap_) return -1;
-    nc = (nc + r) % r;
+    nc = floor_mod(nc, r);
   }
   return node + (nc - c) * stride_[dim];
+}
+
+int Topology::port_to(NodeId from, NodeId to) const {
+  for (int p = 0; p < ports(); ++p)
+    if (neighbor(from, p) == to) return p;
+  return -1;
 }
 
 std::string Topology::link_name(LinkId link) const {
@@ -126,7 +134,7 @@ std::string Topology::link_name(LinkId link) const {
 
 int Topology::offset(int a, int b, int dim, int dir) const {
   const int r = radix_[dim];
-  if (wrap_) return dir > 0 ? ((b - a) % r + r) % r : ((a - b) % r + r) % r;
+  if (wrap_) return dir > 0 ? floor_mod(b - a, r) : floor_mod(a - b, r);
   if (dir > 0) return b >= a ? b - a : -1;
   return a >= b ? a - b : -1;
 }
@@ -135,7 +143,7 @@ int Topology::distance(NodeId a, NodeId b) const {
   int total = 0;
   for (int d = 0; d < ndims(); ++d) {
     const int ca = coord_of(a, d), cb = coord_of(b, d);
-    const int fwd = ((cb - ca) % radix_[d] + radix_[d]) % radix_[d];
+    const int fwd = floor_mod(cb - ca, radix_[d]);
     total += wrap_ ? std::min(fwd, radix_[d] - fwd) : std::abs(cb - ca);
   }
   return total;
@@ -148,7 +156,7 @@ Route Topology::shortest_route(NodeId a, NodeId b, int start_dim) const {
     const int ca = coord_of(a, d), cb = coord_of(b, d);
     bool neg;
     if (wrap_) {
-      const int fwd = ((cb - ca) % radix_[d] + radix_[d]) % radix_[d];
+      const int fwd = floor_mod(cb - ca, radix_[d]);
       neg = fwd > radix_[d] - fwd;  // ties travel positive
     } else {
       neg = cb < ca;

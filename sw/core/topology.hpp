@@ -2,8 +2,11 @@
 // k-ary n-cube topology: any number of dimensions, any radix >= 2 per dimension, with (torus) or
 // without (mesh) wraparound links. Node ids linearise coordinates with x fastest:
 //   id = c[0] + r[0] * (c[1] + r[1] * (c[2] + ...)).
-// Every node has two network ports per dimension, port = 2*dim + (dir < 0): "+x" is port 0, "-x"
-// port 1, "+y" port 2, ... A directed link is named by the node it leaves and its port. On a torus
+// Port numbering (defined here once; every other module uses Topology::port and its inverses):
+// every node has two network ports per dimension, port = 2*dim + (dir < 0): "+x" is port 0, "-x"
+// port 1, "+y" port 2, ...; the local (injection and ejection) port of a router is 2*ndims. A packet
+// that leaves through port p enters its receiver through opposite_port(p) = p ^ 1 (the side facing
+// the sender). A directed link is named by the node it leaves and its port. On a torus
 // of radix 2 the "+" and "-" links of a dimension join the same pair of nodes and are distinct
 // channels (as in BookSim's k = 2 torus); on a mesh of radix 2 there is one link each way.
 //
@@ -73,12 +76,20 @@ class Topology {
   static int port(int dim, int dir) { return 2 * dim + (dir < 0 ? 1 : 0); }
   static int port_dim(int port) { return port / 2; }
   static int port_dir(int port) { return (port & 1) ? -1 : +1; }
+  // The port a packet sent out of `port` arrives through at the neighbour.
+  static int opposite_port(int port) { return port ^ 1; }
+  // The router's local port (after the 2*ndims network ports).
+  static int local_port(int ndims) { return 2 * ndims; }
   // "+x", "-y", "+d4" ...
   static std::string port_name(int port);
   static std::string dim_name(int dim);
 
   // The neighbour across the link leaving `node` in (dim, dir), or -1 if there is none (mesh edge).
   NodeId neighbor(NodeId node, int dim, int dir) const;
+  NodeId neighbor(NodeId node, int port) const { return neighbor(node, port_dim(port), port_dir(port)); }
+  // The port of `from` whose link leads to `to`, or -1 if they are not neighbours. On a torus of
+  // radix 2 both ports of that dimension lead to the same node; the "+" port is returned.
+  int port_to(NodeId from, NodeId to) const;
   LinkId link_id(NodeId from, int dim, int dir) const {
     return static_cast<LinkId>(from) * ports() + port(dim, dir);
   }

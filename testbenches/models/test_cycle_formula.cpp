@@ -50,8 +50,9 @@ uint64_t formula(const sw::Schedule& s, const Topology& topo, const CycleOptions
 // The registered algorithms whose small instance (small_topology) is contention-free: each must be
 // checked against the formula, so none can drop out of the set unnoticed. An algorithm that lands
 // later, or becomes contention-free, joins this list deliberately.
-const std::set<std::string> kContentionFree = {"ring",      "t1",       "c1",       "tseng-dd", "t4",    "c64",
-                                               "suh",       "tsay-wang", "dimak-a2", "dimak-a3", "ms-hc", "ms-one"};
+const std::set<std::string> kContentionFree = {"ring",     "t1",       "c1",    "tseng-dd",    "t4",       "c64",
+                                               "suh",      "tsay-wang", "dimak-a2", "dimak-a3", "ms-hc", "ms-hc-steps",
+                                               "ms-hc-hd", "ms-one"};
 
 void check_formula(CycleOptions o) {
   std::set<std::string> checked;

@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
+#include "algorithms/meyer_sibeyn.hpp"
 #include "test_util.hpp"
 
 namespace torx::sw {
@@ -42,6 +45,15 @@ TEST_P(BadInput, ExitsTwoAndNamesTheProblem) {
 }
 
 const std::string kNoEnd = kHead + "step\n0 -> 1 x+ | 0>1\n";
+
+// The forwarding tables of ms-hc on `dims`, as text, with `line` replaced by `by`.
+std::string tables_text(const std::vector<int>& dims, const std::string& line = "", const std::string& by = "") {
+  std::stringstream out;
+  write_forwarding_table(out, plan_ms_hc(PlainTopology{dims, true}).table);
+  std::string text = out.str();
+  if (!line.empty()) text.replace(text.find("\n" + line + "\n") + 1, line.size(), by);
+  return text;
+}
 
 INSTANTIATE_TEST_SUITE_P(
     Table, BadInput,
@@ -86,6 +98,21 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"no_subcommand", "", "", "subcommand"},
         BadCase{"tables_without_tables", "", "tables ring --topo 8", "has no forwarding tables"},
         BadCase{"tables_outside_preconditions", "", "tables ms-one --topo 7x9", "ms-one:"},
+        BadCase{"tables_check_repeated_dims", tables_text({3, 3}, "I 0 1 6", "I 0 1 6\ndims 5 5\nD 1 7 0 1"),
+                "tables --check {F}", "line 19: dims: repeated header field"},
+        BadCase{"tables_check_huge_dims",
+                "torx-forwarding-tables 1\nalgorithm x\ndims 46340 46340\npieces 1\nsteps 1\ninject_step 1\nend\n",
+                "tables --check {F}", "not supported"},
+        BadCase{"tables_check_inconsistent_mask", tables_text({3, 3}, "D 0 0 8 1", "D 0 0 9 1"), "tables --check {F}",
+                "in_port 0 has out_mask 9 but its rules give 8"},
+        // Consistent records, but a shortened window loses pieces and a widened one sends some twice.
+        BadCase{"tables_check_missing_pieces", tables_text({3, 3}, "R 0 3 0 2 4", "R 0 3 0 2 3"), "tables --check {F}",
+                "do not deliver every piece exactly once"},
+        BadCase{"tables_check_duplicates", tables_text({8, 8}, "R 0 0 3 2 31", "R 0 0 3 2 32"), "tables --check {F}",
+                "some piece arrives twice"},
+        BadCase{"tables_check_with_algorithm", "", "tables ms-hc --check x.tab", "reads everything from the file"},
+        BadCase{"tables_check_missing_file", "", "tables --check /nonexistent/x.tab", "cannot open"},
+        BadCase{"tables_without_algorithm", "", "tables --topo 8x8", "give an algorithm and --topo, or --check FILE"},
         BadCase{"stats_bad_schedule", "torx-schedule 1\n", "stats --schedule {F} --topo 3", "lacks the required field"},
         BadCase{"reproduce_unknown_paper", "", "reproduce nobody", "unknown paper"},
         BadCase{"missing_topo", "", "run direct", "--topo"}),
@@ -130,9 +157,44 @@ TEST(Cli, ListNamesEveryAlgorithmWithItsModel) {
   const auto r = run_torx("list --json");
   ASSERT_EQ(r.code, 0);
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_GE(j.size(), 1u);
-  for (const auto& a : j)
-    for (const char* key : {"id", "collective", "ports", "switching", "preconditions", "source"}) EXPECT_TRUE(a.contains(key));
+  // Exactly the registry, in its order, each with its models.
+  ASSERT_EQ(j.size(), algorithms().size());
+  for (size_t k = 0; k < j.size(); ++k) {
+    const Algorithm& a = algorithms()[k];
+    EXPECT_EQ(j[k]["id"], a.id);
+    EXPECT_EQ(j[k]["collective"], std::string(collective_name(a.collective))) << a.id;
+    EXPECT_EQ(j[k]["ports"], std::string(port_model_name(a.ports))) << a.id;
+    EXPECT_EQ(j[k]["switching"], std::string(switching_name(a.switching))) << a.id;
+    for (const char* key : {"preconditions", "source", "summary"}) EXPECT_FALSE(j[k][key].get<std::string>().empty()) << a.id;
+  }
+  for (const char* id : {"ring", "tsay-wang", "ms-hc", "ms-hc-steps", "ms-hc-hd", "ms-one"}) EXPECT_NE(find_algorithm(id), nullptr) << id;
+}
+
+TEST(Cli, TablesCheckAcceptsWhatTablesWrites) {
+  for (const auto& [algo, topo] : std::vector<std::pair<std::string, std::string>>{
+           {"ms-hc", "8x8"}, {"ms-hc", "5x6"}, {"ms-hc-steps", "5x6"}, {"ms-hc-hd", "6x6"}, {"ms-hc", "3x4x5"},
+           {"ms-one", "6x9"}, {"ms-one", "3x3x3"}}) {
+    const std::string path = testing::temp_dir() + "/" + algo + topo + ".tab";
+    ASSERT_EQ(run_torx("tables " + algo + " --topo " + topo + " -o " + path).code, 0);
+    const auto r = run_torx("tables --check " + path);
+    EXPECT_EQ(r.code, 0) << algo << " " << topo << ": " << r.err;
+    EXPECT_NE(r.out.find(": ok: " + algo + " on the " + topo + " torus"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  }
+}
+
+// A 100-byte file claiming 2^24 nodes is refused from its record counts: under a 1 GB address-space
+// limit the check still exits 2 (the first reader sized per-node tables first: out of memory).
+TEST(Cli, TablesCheckRefusesLargeClaimsWithoutAllocating) {
+  const std::string path = write_temp(
+      "big.tab", "torx-forwarding-tables 1\nalgorithm x\ndims 4096 4096\npieces 1\nsteps 1\ninject_step 1\nend\n");
+  const std::string err = testing::temp_dir() + "/big.err";
+  const std::string cmd = "ulimit -v 1000000; timeout 60 " + std::string(TORX_BIN) + " tables --check " + path + " 2>" + err;
+  const int st = std::system(("bash -c '" + cmd + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 2);
+  EXPECT_NE(testing::read_file(err).find("0 of the 16777216 blocks are injected"), std::string::npos)
+      << testing::read_file(err);
 }
 
 TEST(Cli, VersionAndHelpExitZero) {

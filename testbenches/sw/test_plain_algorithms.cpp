@@ -13,6 +13,7 @@
 #include "algorithms/suh.hpp"
 #include "algorithms/tsay_wang.hpp"
 #include "core/checker.hpp"
+#include "core/int_math.hpp"
 #include "core/step_model.hpp"
 #include "test_util.hpp"
 
@@ -196,7 +197,10 @@ TEST(DimakA3, NTimesTheFactorTimeAndTheCutBoundWhereTheFactorMeetsIt) {
 
 // ---- seed 001 ----
 
-TEST(TsayWang, EveryNFromThreeToThirtyIn2D) {
+// The improvement for d = 2 and 3 (seed 001's abstract; tsay_wang.hpp): d ceil(log_{2d+1} n) steps
+// for every n, every node informed exactly once, no link or port conflict. 2D: every n from 3 to 30
+// with three roots (docs/tsay-wang.md's table, made by scripts/tsay_wang_table.py, covers 3..64).
+TEST(TsayWang, EveryNFromThreeToThirtyIn2DMeetsTheImprovedCount) {
   for (int n = 3; n <= 30; ++n) {
     const Topology topo({n, n}, true);
     for (NodeId root : {NodeId{0}, NodeId(topo.nodes() / 3), NodeId(topo.nodes() - 1)}) {
@@ -206,34 +210,67 @@ TEST(TsayWang, EveryNFromThreeToThirtyIn2D) {
       expect_clean(o, "tsay-wang n=" + std::to_string(n) + " root " + std::to_string(root));
       EXPECT_EQ(o.c.duplicated, 0u);
       EXPECT_GE(o.r.steps, broadcast_lower_bound(2, n)) << n;
-      // In 2D the alignment step of the final phase is empty and is not emitted: one step under the
-      // paper's d ceil(log_5 n) + 1 (the seed's own improvement for d = 2, abstract).
-      EXPECT_EQ(o.r.steps, tsay_wang_steps(2, n) - 1) << n;
+      EXPECT_EQ(o.r.steps, 2 * ceil_log(5, n)) << n;
+      EXPECT_EQ(o.r.steps, tsay_wang_improved_steps(2, n)) << n;
     }
   }
 }
 
-TEST(TsayWang, ThreeAndFourDimensionsMeetThePapersStepCount) {
-  for (int d : {3, 4})
-    for (int n = 3; n <= (d == 3 ? 9 : 5); ++n) {
-      const Topology topo(std::vector<int>(d, n), true);
-      AlgorithmOptions opt;
-      opt.root = topo.nodes() / 2;
-      const auto o = run_algo("tsay-wang", topo, opt);
-      expect_clean(o, "tsay-wang " + topo.to_string());
-      EXPECT_EQ(o.r.steps, tsay_wang_steps(d, n)) << topo.to_string();
-      EXPECT_GE(o.r.steps, broadcast_lower_bound(d, n));
+// 3D: 3 ceil(log_7 n) for every n from 3 to 16 (n = 8 .. 16 in a sample: the table covers all).
+TEST(TsayWang, ThreeDimensionsMeetTheImprovedCount) {
+  for (int n : {3, 4, 5, 6, 7, 8, 9, 10, 12, 15}) {
+    const Topology topo({n, n, n}, true);
+    AlgorithmOptions opt;
+    opt.root = topo.nodes() / 2 + 1;
+    const auto o = run_algo("tsay-wang", topo, opt);
+    expect_clean(o, "tsay-wang " + topo.to_string());
+    EXPECT_EQ(o.c.duplicated, 0u);
+    EXPECT_EQ(o.r.steps, 3 * ceil_log(7, n)) << topo.to_string();
+    EXPECT_EQ(o.r.steps, tsay_wang_improved_steps(3, n)) << topo.to_string();
+    EXPECT_GE(o.r.steps, broadcast_lower_bound(3, n));
+  }
+}
+
+// The paper's own construction (d >= 4, and for d <= 3 with the improvement off) still takes the
+// paper's count.
+TEST(TsayWang, ThePapersConstructionMeetsThePapersStepCount) {
+  for (int d : {2, 3, 4})
+    for (int n = 3; n <= (d == 4 ? 5 : 9); ++n) {
+      const PlainTopology pt{std::vector<int>(d, n), true};
+      const Topology topo(pt.dims, true);
+      TsayWangOptions paper;
+      paper.improved_low_dimensions = false;
+      paper.keep_empty_steps = true;
+      StepModelOptions so;
+      StepModel m(topo, so);
+      ScheduleHeader h;
+      h.collective = Collective::kBroadcast;
+      h.dims = pt.dims;
+      h.ports = PortModel::kAll;
+      m.begin(h);
+      const BlockSpace space(Collective::kBroadcast, topo, 1, 0);
+      PlainStepAdapter adapter(topo, space, m, -1);
+      generate_tsay_wang(pt, 0, [&](PlainStep&& s) { adapter(std::move(s)); }, paper);
+      m.end();
+      const CheckResult c = check_delivery(m);
+      EXPECT_TRUE(c.ok) << topo.to_string();
+      EXPECT_EQ(m.result().link_conflicts + m.result().port_conflicts, 0u) << topo.to_string();
+      EXPECT_EQ(m.result().steps, tsay_wang_steps(d, n)) << topo.to_string();
+      if (d == 4) {
+        EXPECT_EQ(run_algo("tsay-wang", topo).r.steps, tsay_wang_steps(4, n)) << topo.to_string();
+      }
     }
 }
 
-TEST(TsayWang, KeepingTheEmptyStepGivesExactlyThePapersCount) {
-  for (int n = 3; n <= 12; ++n) {
-    int steps = 0;
-    TsayWangOptions keep;
-    keep.keep_empty_steps = true;
-    generate_tsay_wang(PlainTopology{{n, n}, true}, 0, [&](PlainStep&&) { ++steps; }, keep);
-    EXPECT_EQ(steps, tsay_wang_steps(2, n)) << n;
-  }
+TEST(TsayWang, KeepingTheEmptyStepGivesOneMore) {
+  for (int d : {2, 3})
+    for (int n = 3; n <= (d == 2 ? 12 : 6); ++n) {
+      int steps = 0;
+      TsayWangOptions keep;
+      keep.keep_empty_steps = true;
+      generate_tsay_wang(PlainTopology{std::vector<int>(d, n), true}, 0, [&](PlainStep&&) { ++steps; }, keep);
+      EXPECT_EQ(steps, tsay_wang_improved_steps(d, n) + 1) << d << " " << n;
+    }
 }
 
 }  // namespace
