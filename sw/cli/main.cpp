@@ -154,10 +154,18 @@ int cmd_list(const Options& o) {
     std::cout << arr.dump(2) << "\n";
     return kExitOk;
   }
+  // Columns as wide as their widest entry (ids like ms-hc-steps are longer than the original ones).
+  size_t id_w = 2, coll_w = 10, sw_w = 8;
   for (const Algorithm& a : algorithms()) {
-    std::cout << fmt::format("{:<10} {:<10} {}-port {:<17} {}\n", a.id, collective_name(a.collective),
-                             port_model_name(a.ports), switching_name(a.switching), a.summary);
-    std::cout << fmt::format("{:<10} preconditions: {}\n{:<10} source: {}\n", "", a.preconditions, "", a.paper);
+    id_w = std::max(id_w, a.id.size());
+    coll_w = std::max(coll_w, collective_name(a.collective).size());
+    sw_w = std::max(sw_w, switching_name(a.switching).size());
+  }
+  for (const Algorithm& a : algorithms()) {
+    std::cout << fmt::format("{:<{}}  {:<{}} {}-port {:<{}}  {}\n", a.id, id_w, collective_name(a.collective), coll_w,
+                             port_model_name(a.ports), switching_name(a.switching), sw_w, a.summary);
+    std::cout << fmt::format("{:<{}}  preconditions: {}\n{:<{}}  source: {}\n", "", id_w, a.preconditions, "", id_w,
+                             a.paper);
   }
   return kExitOk;
 }
