@@ -65,6 +65,12 @@ BarrierUnit::BarrierUnit(sw::NodeId node, const BarrierImage& image, const sw::T
   const uint32_t pp = image[2] & 0xff;
   parent_port_ = pp == kBarrierRoot ? -1 : static_cast<int>(pp);
   if (parent_port_ >= np) throw bad(2, fmt::format("parent port {} does not exist", pp));
+  // The pad equalises a node's depth to the tree's height, which never exceeds the sum of the
+  // radices; a larger one is a damaged image (and would size the node's wires to gigabytes).
+  int64_t most = 0;
+  for (int d = 0; d < topo.ndims(); ++d) most += topo.radix(d);
+  if ((image[2] >> 8) > static_cast<uint64_t>(most))
+    throw bad(2, fmt::format("pad {} exceeds any tree height on the {} (at most {})", image[2] >> 8, topo.to_string(), most));
   pad_ = static_cast<int>(image[2] >> 8);
   for (int p = 0; p < np; ++p) {
     if (!((child_mask_ >> p) & 1u) && p != parent_port_) continue;

@@ -114,6 +114,9 @@ TEST(BarrierTree, ImagesAreValidated) {
   bad = tree.images[0];
   bad[2] = (bad[2] & ~0xffu) | 9;
   EXPECT_THROW(BarrierUnit(0, bad, t), sw::InputError);
+  bad = tree.images[0];
+  bad[2] = (bad[2] & 0xffu) | (0xffffffu << 8);  // a pad no tree has (it would size wires to gigabytes)
+  EXPECT_THROW(BarrierUnit(0, bad, t), sw::InputError);
 }
 
 TEST(Barrier, LatencyIsFixedWhoeverArrivesLast) {
