@@ -24,6 +24,10 @@ inline constexpr uint32_t kMaxBlockBytes = uint32_t{1} << 20;
 
 inline constexpr uint8_t kFlitHead = 1;
 inline constexpr uint8_t kFlitTail = 2;
+// A gossip packet (docs/gossip.md, "Hardwired forwarding"): msg is its block, and its head carries
+// its age (links crossed) in `dest`, an injected packet's output mask in `neg_mask`, and
+// start_dim = 1 for a prologue packet (delivered, never forwarded).
+inline constexpr uint8_t kFlitGossip = 4;
 
 // One cache line: 32 bytes of sideband and up to 32 bytes of payload.
 struct alignas(64) Flit {
@@ -39,7 +43,7 @@ struct alignas(64) Flit {
   uint8_t priority = 0;    // higher is more urgent (carried for throttle-and-preempt routers)
   // --- sideband ------------------------------------------------------------------------------------
   uint8_t vc = 0;          // VC on the link the flit is travelling (set by the sending port)
-  uint8_t kind = 0;        // kFlitHead | kFlitTail
+  uint8_t kind = 0;        // kFlitHead | kFlitTail | kFlitGossip
   // --- payload -------------------------------------------------------------------------------------
   uint64_t payload[kMaxFlitWords] = {};
 

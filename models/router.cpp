@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "models/check.hpp"
 
 namespace torx::model {
@@ -117,6 +119,17 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
   }
   sw_alloc_.configure(port_, nports_);
   vc_alloc_.configure(va_ptr_, shape_.vc_classes, cfg.vcs_per_class, lanes, levels_);
+  if (cfg.gossip) {
+    TORX_MODEL_CHECK(levels_ == 1, "gossip mode runs without priority levels");
+    gossip_.load(*cfg.gossip, topo, cfg.node);
+    gossip_mode_ = true;
+    gossip_flits_ = cfg.gossip_packet_flits;
+    if (static_cast<uint32_t>(depth_) < gossip_flits_)
+      throw sw::InputError(fmt::format("gossip mode stores whole packets: buffer_depth {} is below the {} flits of "
+                                       "a packet",
+                                       depth_, gossip_flits_));
+    gossip_targets_ = arena.make<uint64_t>(static_cast<size_t>(lanes));
+  }
 }
 
 void Router::reset() {
@@ -339,7 +352,7 @@ void Router::evaluate(uint64_t now, int lane) {
   last_eval_ = now;
   LinkIo io{*this, now, lane};
   uint32_t due = 0;
-  const bool changed = cycle(now, io, due);
+  const bool changed = __builtin_expect(gossip_mode_, 0) ? gossip_cycle(now, io, due) : cycle(now, io, due);
   // A router whose state did not change would evaluate identically next cycle: it sleeps until a
   // flit becomes due or a credit reaches it (both wake it).
   awake_ = changed && due != 0;
@@ -359,7 +372,145 @@ void Router::port_cycle(uint64_t now, const PortWires* in, PortWires* out) {
   last_eval_ = now;
   PortIo io{in, out, nports_};  // evaluated every cycle: no slept cycles to account
   uint32_t due = 0;
-  cycle(now, io, due);
+  if (gossip_mode_) gossip_cycle(now, io, due);
+  else cycle(now, io, due);
+}
+
+// Gossip mode (docs/gossip.md, "Hardwired forwarding"). Every packet is one block, gossip_flits_ flits,
+// on VC 0 of every link. In each cycle, from the registers at its start:
+//  1. credits arriving now are counted;
+//  2. a packet whose every flit is in its input buffer (store-and-forward) and that has no outputs yet
+//     computes its targets: the outputs of the rules for its input port and age and the ejection
+//     channel if the port delivers (an injected packet: the outputs its node named; a prologue packet:
+//     the ejection channel only);
+//  3. such packets claim their targets, oldest (largest age) first and in rotating order among equal
+//     ages from gossip_rr_q_: a packet takes all its targets at once, or none, and only outputs that are
+//     free and whose downstream buffer has room for the whole packet;
+//  4. every packet holding its targets sends its front flit to all of them (the age in the head of a
+//     copy on a network link is one more); after the tail the targets are free from the next cycle.
+// Claims reserve whole packets downstream, so a packet never waits once it has started.
+template <class Io>
+bool Router::gossip_cycle(uint64_t now, Io& io, uint32_t& due) {
+  bool changed = false;
+  io.credits([&](int o, int v) {
+    out_[o].credit(v);
+    changed = true;
+  });
+  const int np = network_ports();
+  const int total = shape_.total_lanes();
+  uint32_t moved = 0;
+  due = 0;
+  // Candidates to claim, and the packets streaming.
+  struct Candidate {
+    int lane, port;
+    uint32_t age;
+  };
+  Candidate cand[64];
+  int ncand = 0;
+  for (uint64_t pm = __atomic_load_n(&occupied_, __ATOMIC_ACQUIRE); pm; pm &= pm - 1) {
+    const int p = __builtin_ctzll(pm);
+    const RouterPort& port = port_[p];
+    for (int v = 0; v < port.lanes; ++v) {
+      const int li = port.first_vc * levels_ + v;
+      InputVc& r = in_vc_[li];
+      if (r.tail_acquire() == r.head_q) continue;
+      const Flit& f = in_ram_[static_cast<size_t>(li) * depth_ + r.head_slot];
+      if (f.due > now) continue;
+      ++due;
+      if (r.state_q == VcState::kActive) continue;  // streaming: step 4
+      if (!f.head() || !(f.kind & kFlitGossip))
+        throw std::logic_error(fmt::format("internal error: router {} input {}: flit {} of message {} is not the head "
+                                           "of a gossip packet (gossip mode carries gossip packets only)",
+                                           cfg_.node, port_name(p, true), f.seq, f.msg));
+      if (in_[p].due_count(v, now) < gossip_flits_) continue;  // store-and-forward: the whole packet first
+      uint64_t targets = 0;
+      const int ej = np + (cfg_.local_ports > 1 && p < np ? p : 0);
+      if (p >= np) {
+        targets = f.neg_mask;  // injected: the node's own output mask
+      } else if (f.start_dim == kGossipPrologue) {
+        targets = uint64_t{1} << ej;
+      } else {
+        targets = gossip_.forward(p, static_cast<uint32_t>(f.dest));
+        if (gossip_.deliver(p)) targets |= uint64_t{1} << ej;
+      }
+      if (!targets)
+        throw std::logic_error(fmt::format("internal error: router {}: gossip packet of block {} (age {}) arriving "
+                                           "through {} goes nowhere",
+                                           cfg_.node, f.msg, f.dest, port_name(p, true)));
+      gossip_targets_[li] = targets;
+      cand[ncand++] = {li, p, p >= np ? 0u : static_cast<uint32_t>(f.dest)};
+    }
+  }
+  // 3. Claims: oldest first, rotating among equal ages.
+  if (ncand) {
+    std::sort(cand, cand + ncand, [&](const Candidate& a, const Candidate& b) {
+      if (a.age != b.age) return a.age > b.age;
+      const int da = a.lane >= gossip_rr_q_ ? a.lane - gossip_rr_q_ : a.lane + total - gossip_rr_q_;
+      const int db = b.lane >= gossip_rr_q_ ? b.lane - gossip_rr_q_ : b.lane + total - gossip_rr_q_;
+      return da < db;
+    });
+    for (int i = 0; i < ncand; ++i) {
+      const uint64_t t = gossip_targets_[cand[i].lane];
+      bool ok = true;
+      for (uint64_t m = t; m && ok; m &= m - 1) {
+        const OutputVc& o = out_vc_[port_[__builtin_ctzll(m)].first_vc];
+        ok = o.owner_q == kVcFree && o.credits_q >= static_cast<int32_t>(gossip_flits_);
+      }
+      if (!ok) continue;
+      for (uint64_t m = t; m; m &= m - 1) out_[__builtin_ctzll(m)].claim(0, static_cast<uint16_t>(cand[i].lane));
+      in_vc_[cand[i].lane].state_q = VcState::kActive;
+      gossip_rr_q_ = static_cast<uint16_t>(cand[i].lane + 1 == total ? 0 : cand[i].lane + 1);
+      changed = true;
+    }
+  }
+  // 4. Every packet holding its targets sends its front flit to all of them.
+  for (uint64_t pm = __atomic_load_n(&occupied_, __ATOMIC_ACQUIRE); pm; pm &= pm - 1) {
+    const int p = __builtin_ctzll(pm);
+    RouterPort& ip = port_[p];
+    for (int v = 0; v < ip.lanes; ++v) {
+      const int li = ip.first_vc * levels_ + v;
+      InputVc& r = in_vc_[li];
+      if (r.state_q != VcState::kActive || r.tail_acquire() == r.head_q) continue;
+      const Flit& f = in_ram_[static_cast<size_t>(li) * depth_ + r.head_slot];
+      if (f.due > now) continue;
+      const uint64_t t = gossip_targets_[li];
+      Flit copy;
+      copy_flit(copy, f, cfg_.payload_words);
+      const bool head = f.head(), tail = f.tail();
+      if (head) copy.dest = f.dest + 1;  // one more link crossed
+      for (uint64_t m = t; m; m &= m - 1) {
+        const int o = __builtin_ctzll(m);
+        io.send_flit(o, o < np ? copy : f, 0);
+        out_[o].send(0, tail);
+        if (tail) {
+          if (o < np) ++gossip_copies_;
+          else ++gossip_deliveries_;
+        }
+        if (o < np) ++stats_.flit_hops;
+        else ++stats_.flits_ejected;
+      }
+      io.send_credit(p, v / levels_);
+      if (tail) r.state_q = VcState::kIdle;
+      r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
+      r.advance_head();
+      io.left_buffer();
+      if (r.head_q == r.tail_acquire() && in_[p].empty()) {
+        if (!Io::kPortMode && ip.in_link->shared()) {
+          __atomic_fetch_and(&occupied_, ~bit(p), __ATOMIC_SEQ_CST);
+          if (!in_[p].empty()) __atomic_fetch_or(&occupied_, bit(p), __ATOMIC_SEQ_CST);
+        } else {
+          occupied_ &= ~bit(p);
+        }
+      }
+      ++moved;
+      changed = true;
+      break;  // one flit per input port and cycle
+    }
+  }
+  const uint32_t blocked = due - moved;
+  stats_.blocked_vc_cycles += blocked;
+  blocked_last_ = blocked;
+  return changed;
 }
 
 void Router::snapshot(RouterSnapshot& s, uint64_t now) const {

@@ -42,6 +42,7 @@
 
 #include "core/topology.hpp"
 #include "models/allocators.hpp"
+#include "models/gossip_table.hpp"
 #include "models/arena.hpp"
 #include "models/input_unit.hpp"
 #include "models/link.hpp"
@@ -70,6 +71,10 @@ struct RouterConfig {
   uint32_t payload_words = kMaxFlitWords;  // ceil(flit_bytes / 8)
   int priority_levels = 1;  // K lanes per VC, throttle and preemption (docs/priority.md); 1: none
   int priority_reserve = 1; // r: slots per level above that the throttle keeps free
+  // Hardwired gossip (docs/gossip.md, "Hardwired forwarding"): the router forwards gossip packets by
+  // itself from this image, store-and-forward, replicating each to every output the image names.
+  const GossipImage* gossip = nullptr;
+  uint32_t gossip_packet_flits = 4;  // flits of a gossip packet (one block)
   RouterMutation mutation = RouterMutation::kNone;
 };
 
@@ -114,6 +119,9 @@ class Router final : public RouterBlock {
   bool quiescent() const;
   // Input lanes blocked in the last cycle evaluated.
   uint32_t blocked_last() const { return blocked_last_; }
+  // Gossip figures: packet copies sent on network links, and packets handed to the node.
+  uint64_t gossip_copies() const { return gossip_copies_; }
+  uint64_t gossip_deliveries() const { return gossip_deliveries_; }
   // Priority figures (docs/priority.md): output-VC takeovers, and worm-cycles spent on a stack (up to
   // cycle `now`, the cycles slept included).
   uint64_t preemptions() const { return preemptions_; }
@@ -138,6 +146,10 @@ class Router final : public RouterBlock {
   struct PortIo;
   template <class Io>
   bool cycle(uint64_t now, Io& io, uint32_t& due);
+  // The cycle of a router in gossip mode: whole packets replicated to the outputs the gossip image
+  // names (docs/gossip.md, "Hardwired forwarding").
+  template <class Io>
+  bool gossip_cycle(uint64_t now, Io& io, uint32_t& due);
   // Route computation for the head at the front of an IDLE VC: state WAIT_VC with its output port
   // and class.
   void route_head(int port, InputVc& r, const Flit& head);
@@ -174,6 +186,12 @@ class Router final : public RouterBlock {
   uint32_t preempted_now_ = 0;   // worms on a stack now
   uint64_t preemptions_ = 0;
   uint64_t preempted_cycles_ = 0;
+  bool gossip_mode_ = false;
+  uint32_t gossip_flits_ = 4;
+  uint64_t* gossip_targets_ = nullptr;  // per input lane in gossip mode: the outputs its packet is copied to
+  uint16_t gossip_rr_q_ = 0;            // the input lane that claims first among equal ages
+  uint64_t gossip_copies_ = 0, gossip_deliveries_ = 0;
+  GossipUnit gossip_;
   SwitchAllocator sw_alloc_;
   VcAllocator vc_alloc_;
   VaRequest* va_req_ = nullptr;  // scratch: the VC requests of one cycle (one per input lane at most)
