@@ -7,6 +7,8 @@
 #include <charconv>
 #include <numeric>
 
+#include "core/checked.hpp"
+
 namespace torx::sw {
 
 std::string_view collective_name(Collective c) {
@@ -33,24 +35,35 @@ BlockSpace::BlockSpace(Collective collective, const Topology& topo, int pieces, 
     throw InputError(fmt::format("pieces = {}: a {} needs at least one piece", pieces, collective_name(collective)));
   if (collective == Collective::kBroadcast && !topo.valid(root))
     throw InputError(fmt::format("root {} is not a node of {}", root, topo.to_string()));
+  // Node ids are below 2^24 and pieces below 2^31, so ids and multipliers fit in 64 bits; the
+  // deliveries of a gossip (N (N-1) pieces) may not, and are checked.
+  const uint64_t p = collective == Collective::kAlltoall ? 1 : static_cast<uint64_t>(pieces);
+  std::optional<uint64_t> expected;
   switch (collective) {
     case Collective::kAlltoall:
       for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d) * n); }
       for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d)); }
       universe_ = n * n;
+      expected = checked_mul(n, n - 1);
       break;
     case Collective::kBroadcast:
       radix_.push_back(pieces);
       mult_.push_back(1);
-      universe_ = static_cast<uint64_t>(pieces);
+      universe_ = p;
+      expected = checked_mul(n - 1, p);
       break;
     case Collective::kAllgather:
-      for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d) * uint64_t(pieces)); }
+      for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d) * p); }
       radix_.push_back(pieces);
       mult_.push_back(1);
-      universe_ = n * static_cast<uint64_t>(pieces);
+      universe_ = n * p;
+      expected = checked_product({n, n - 1, p});
       break;
   }
+  if (!expected)
+    throw InputError(fmt::format("a {} of {} pieces on {} nodes needs more than 2^64 deliveries", collective_name(collective),
+                                 pieces, n));
+  expected_ = *expected;
   loop_order_.resize(radix_.size());
   std::iota(loop_order_.begin(), loop_order_.end(), 0);
   // Outermost = largest multiplier; innermost = smallest.
@@ -91,16 +104,6 @@ bool BlockSpace::is_destination(BlockId b, NodeId node) const {
   return source(b) != node;
 }
 
-uint64_t BlockSpace::expected_deliveries() const {
-  const uint64_t n = static_cast<uint64_t>(topo_->nodes());
-  switch (collective_) {
-    case Collective::kAlltoall: return n * (n - 1);
-    case Collective::kBroadcast: return (n - 1) * static_cast<uint64_t>(pieces_);
-    case Collective::kAllgather: return n * (n - 1) * static_cast<uint64_t>(pieces_);
-  }
-  return 0;
-}
-
 std::string BlockSpace::block_name(BlockId b) const {
   switch (collective_) {
     case Collective::kAlltoall:
@@ -113,8 +116,11 @@ std::string BlockSpace::block_name(BlockId b) const {
 }
 
 uint64_t BlockSpace::box_size(const AxisRange* box) const {
+  // A valid box (validate_box) has count <= radix on every axis, so its size is at most the
+  // universe; a product that wraps is a box that was never validated.
   uint64_t s = 1;
-  for (int a = 0; a < arity(); ++a) s *= box[a].count;
+  for (int a = 0; a < arity(); ++a)
+    TORX_CHECK(!__builtin_mul_overflow(s, uint64_t{box[a].count}, &s), "box size overflows: an unvalidated box");
   return s;
 }
 

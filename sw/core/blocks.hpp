@@ -46,6 +46,7 @@ inline constexpr int kMaxAxes = 2 * kMaxDims;
 class BlockSpace {
  public:
   // pieces: pieces per node (allgather) or of the message (broadcast); ignored for alltoall.
+  // Throws InputError if the deliveries the collective requires do not fit in 64 bits.
   BlockSpace(Collective collective, const Topology& topo, int pieces, NodeId root);
 
   Collective collective() const { return collective_; }
@@ -66,7 +67,7 @@ class BlockSpace {
   bool is_destination(BlockId b, NodeId node) const;
   // Deliveries the collective requires: N(N-1) for alltoall, (N-1)*pieces for broadcast,
   // N(N-1)*pieces for allgather.
-  uint64_t expected_deliveries() const;
+  uint64_t expected_deliveries() const { return expected_; }
 
   BlockId alltoall_id(NodeId src, NodeId dst) const { return static_cast<BlockId>(src) * topo_->nodes() + dst; }
   BlockId allgather_id(NodeId src, int piece) const { return static_cast<BlockId>(src) * pieces_ + piece; }
@@ -99,6 +100,7 @@ class BlockSpace {
   std::vector<uint64_t> mult_;      // id contribution of one unit on each axis
   std::vector<int> loop_order_;     // axes from outermost to innermost
   uint64_t universe_ = 0;
+  uint64_t expected_ = 0;
 };
 
 // Seeded content of blocks. A payload is `words` 64-bit words; word i of block b is

@@ -80,6 +80,8 @@ class StepModel : public ScheduleSink, public DeliveryView {
 
  private:
   [[noreturn]] void fail(const Step& step, const Message& m, const std::string& what) const;
+  std::string where(const Step& step) const;  // "file:line" of the step, or the origin
+  uint64_t sum_or_fail(const Step& step, uint64_t a, uint64_t b, const char* what) const;  // a + b, checked
   void count_conflicts(const Step& step, StepRecord& rec);
   void move_blocks(const Step& step);
   void copy_blocks(const Step& step);

@@ -42,6 +42,9 @@ TEST_P(BadInput, ExitsTwoAndNamesTheProblem) {
 }
 
 const std::string kNoEnd = kHead + "step\n0 -> 1 x+ | 0>1\n";
+const std::string kHugeGossip =
+    "torx-schedule 1\ncollective allgather\ntopology 4096x4096 torus\nports all\nswitching wormhole\npieces 65536\n"
+    "step\nend\n";
 
 INSTANTIATE_TEST_SUITE_P(
     Table, BadInput,
@@ -88,7 +91,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"tables_outside_preconditions", "", "tables ms-one --topo 7x9", "ms-one:"},
         BadCase{"stats_bad_schedule", "torx-schedule 1\n", "stats --schedule {F} --topo 3", "lacks the required field"},
         BadCase{"reproduce_unknown_paper", "", "reproduce nobody", "unknown paper"},
-        BadCase{"missing_topo", "", "run direct", "--topo"}),
+        BadCase{"missing_topo", "", "run direct", "--topo"},
+        // Issue 17, item 1: the tracking estimate of a 4096x4096 gossip of 65536 pieces wrapped to 0 (exit 139).
+        BadCase{"gossip_estimate_overflows_run", kHugeGossip, "run --schedule {F} --topo 4096x4096",
+                "cannot track this allgather on the 4096x4096 torus with pieces 65536"},
+        BadCase{"gossip_estimate_overflows_check", kHugeGossip, "check --schedule {F} --topo 4096x4096",
+                "cannot track this allgather"},
+        BadCase{"step_cycles_overflow", "", "run ring --topo 8 --ts 18446744073709551615", "step 1: the cycles"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
 
 TEST(Cli, GoodScheduleChecksOkAndWritesTheResultDocument) {
