@@ -59,13 +59,17 @@ class LineReader {
   bool next(std::string_view& line, bool& complete) {
     while (true) {
       const size_t nl = buf_.find('\n', pos_);
-      if (nl != std::string::npos) {
+      if (nl != std::string::npos && nl - pos_ <= kMaxScheduleLineBytes) {
         line = std::string_view(buf_).substr(pos_, nl - pos_);
         pos_ = nl + 1;
         complete = true;
         ++line_no_;
         return true;
       }
+      if (nl != std::string::npos || buf_.size() - pos_ > kMaxScheduleLineBytes)
+        throw InputError(fmt::format("{}:{}: line longer than {} bytes, the schedule format's limit (a file without "
+                                     "newlines is not a schedule)",
+                                     path_, line_no_ + 1, kMaxScheduleLineBytes));
       if (eof_) {
         if (pos_ < buf_.size()) {
           line = std::string_view(buf_).substr(pos_);
@@ -407,6 +411,7 @@ void ScheduleWriter::step(const Step& s) {
   buf_ += '\n';
   const int arity = space_->arity();
   for (const Message& m : s.messages) {
+    const size_t line_start = buf_.size();
     buf_ += topo_->node_name(m.src);
     buf_ += " -> ";
     buf_ += topo_->node_name(m.dst);
@@ -419,6 +424,11 @@ void ScheduleWriter::step(const Step& s) {
       buf_ += ' ';
       buf_ += space_->box_string(s.box(m, k, arity));
     }
+    if (buf_.size() - line_start > kMaxScheduleLineBytes)
+      throw InputError(fmt::format("{}: step {}: message {} -> {} would be a line of {} bytes; the schedule format "
+                                   "allows {}",
+                                   path_, steps_written_, topo_->node_name(m.src), topo_->node_name(m.dst),
+                                   buf_.size() - line_start, kMaxScheduleLineBytes));
     buf_ += '\n';
     if (buf_.size() >= kFlushBytes) flush_buffer();
   }

@@ -27,6 +27,11 @@
 namespace torx::sw {
 
 inline constexpr int kScheduleFormatVersion = 1;
+// The longest line the format allows, newline excluded (docs/schedule-format.md). The reader refuses
+// a longer line as soon as it has read this much of it, so a file without newlines cannot make it
+// hold more than this plus one read chunk; the writer refuses to write one. The longest line torx's
+// generators write is about 16 KB (ring on 4096 nodes: 1024 boxes in one message).
+inline constexpr size_t kMaxScheduleLineBytes = size_t{1} << 20;
 
 class ScheduleWriter : public ScheduleSink {
  public:

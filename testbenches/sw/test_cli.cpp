@@ -97,8 +97,26 @@ INSTANTIATE_TEST_SUITE_P(
                 "cannot track this allgather on the 4096x4096 torus with pieces 65536"},
         BadCase{"gossip_estimate_overflows_check", kHugeGossip, "check --schedule {F} --topo 4096x4096",
                 "cannot track this allgather"},
-        BadCase{"step_cycles_overflow", "", "run ring --topo 8 --ts 18446744073709551615", "step 1: the cycles"}),
+        BadCase{"step_cycles_overflow", "", "run ring --topo 8 --ts 18446744073709551615", "step 1: the cycles"},
+        // Item 5: a line is at most 1 MiB; the reader stops there instead of growing its buffer.
+        BadCase{"line_without_newline", kHead + "step\n" + std::string((1 << 20) + 1, 'x'), "run --schedule {F} --topo 3",
+                ":7: line longer than 1048576 bytes"},
+        BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
+                "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
+
+TEST(Cli, EndlessLineOnAPipeIsRefusedWithinBoundedMemory) {
+  // Issue 17, item 5: an endless line without a newline used to grow the reader's buffer until the
+  // machine ran out of memory. Under a 1 GiB address-space limit torx must stop at the line cap.
+  const std::string err = testing::temp_dir() + "/endless.err";
+  const std::string cmd = "yes 0123456789 | tr -d '\\n' | (ulimit -v 1048576; timeout 60 " + std::string(TORX_BIN) +
+                          " run --schedule - --topo 3) 2>" + err;
+  const int st = std::system(("sh -c \"" + cmd + "\"").c_str());
+  ASSERT_TRUE(WIFEXITED(st)) << cmd;
+  EXPECT_EQ(WEXITSTATUS(st), 2) << testing::read_file(err);
+  EXPECT_NE(testing::read_file(err).find("-:1: line longer than 1048576 bytes"), std::string::npos)
+      << testing::read_file(err);
+}
 
 TEST(Cli, GoodScheduleChecksOkAndWritesTheResultDocument) {
   const std::string path = write_temp("good.sched", kGood);
