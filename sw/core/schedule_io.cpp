@@ -105,6 +105,11 @@ class LineReader {
   int64_t line_no_ = 0;
 };
 
+// A comment is a line whose first non-blank character is '#' and whose next character is not a
+// digit: '#' and a digit is the node-id form of a message's source ("#0 -> 1 | 0>1"), so it is
+// never a comment (docs/schedule-format.md, "Comments").
+bool is_comment(std::string_view s) { return s[0] == '#' && !(s.size() > 1 && s[1] >= '0' && s[1] <= '9'); }
+
 struct ParsedHeader {
   ScheduleHeader h;
   bool have_collective = false, have_topology = false, have_ports = false, have_switching = false;
@@ -131,8 +136,12 @@ class Parser {
     while (in_.next(line, complete)) {
       const int64_t ln = in_.line_no();
       std::string_view s = trim(line);
-      if (s.empty() || s[0] == '#') continue;
+      if (s.empty() || is_comment(s)) continue;
       if (ended) fail(ln, "text after 'end' (the schedule is already complete)");
+      if (!in_steps && s[0] == '#')
+        fail(ln, fmt::format("'{}' starts like a message from a node id ('#' and a digit), but messages follow a 'step' "
+                             "line; a comment needs a blank or another character after its '#'",
+                             s.substr(0, 40)));
       if (!seen_magic) {
         parse_magic(s, ln);
         seen_magic = true;

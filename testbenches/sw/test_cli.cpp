@@ -101,6 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
         // Item 5: a line is at most 1 MiB; the reader stops there instead of growing its buffer.
         BadCase{"line_without_newline", kHead + "step\n" + std::string((1 << 20) + 1, 'x'), "run --schedule {F} --topo 3",
                 ":7: line longer than 1048576 bytes"},
+        BadCase{"node_id_message_in_header", "torx-schedule 1\n#0 -> 1 x+ | 0>1\n", "run --schedule {F} --topo 3",
+                ":2: '#0 -> 1 x+ | 0>1' starts like a message"},
         BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
                 "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
@@ -132,6 +134,19 @@ TEST(Cli, GoodScheduleChecksOkAndWritesTheResultDocument) {
   EXPECT_EQ(j["check"]["ok"], true);
   EXPECT_EQ(j["check"]["expected"], 6);
   EXPECT_EQ(j["timing"]["step_model_cycles"], 2 * (100 + 4));
+}
+
+TEST(Cli, MessagesWrittenWithNodeIdsAreRunNotDropped) {
+  // Issue 17, item 6: '#0 -> 1 x+ | 0>1' (the documented node-id form) was taken for a comment, and
+  // the run failed its check with "0 of 6 delivered".
+  const std::string path = write_temp("ids.sched", kHead + "step\n#0 -> #1 x+ | 0>1\n#1 -> 2 x+ | 1>2\n#2 -> 0 x+ | 2>0\n"
+                                                           "# a comment\nstep\n#0 -> #2 x- | 0>2\n#1 -> 0 x- | 1>0\n"
+                                                           "#2 -> 1 x- | 2>1\nend\n");
+  const auto r = run_torx("check --schedule " + path + " --topo 3 --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["check"]["delivered"], 6);
+  EXPECT_EQ(j["step_messages"], nlohmann::json::array({3, 3}));
 }
 
 TEST(Cli, FailedCheckExitsOne) {
