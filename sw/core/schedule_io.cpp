@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <limits>
 
 namespace torx::sw {
 
@@ -110,8 +111,13 @@ class LineReader {
 // never a comment (docs/schedule-format.md, "Comments").
 bool is_comment(std::string_view s) { return s[0] == '#' && !(s.size() > 1 && s[1] >= '0' && s[1] <= '9'); }
 
+constexpr const char* kHeaderFields[] = {"algorithm", "collective", "topology", "ports", "switching",
+                                        "pieces", "root", "steps", "source"};
+constexpr size_t kHeaderFieldCount = sizeof(kHeaderFields) / sizeof(kHeaderFields[0]);
+
 struct ParsedHeader {
   ScheduleHeader h;
+  int64_t field_line[kHeaderFieldCount] = {};  // line of each field, 0 while not given
   bool have_collective = false, have_topology = false, have_ports = false, have_switching = false;
   std::string root_text;
   int64_t root_line = 0;
@@ -205,6 +211,12 @@ class Parser {
 
   void parse_header_line(std::string_view* tok, size_t nt, int64_t ln) {
     const std::string_view key = tok[0];
+    for (size_t f = 0; f < kHeaderFieldCount; ++f) {
+      if (key != kHeaderFields[f]) continue;
+      if (header_.field_line[f])
+        fail(ln, fmt::format("header field '{}' is given twice (first on line {})", key, header_.field_line[f]));
+      header_.field_line[f] = ln;
+    }
     auto value = [&]() -> std::string_view {
       if (nt < 2) fail(ln, fmt::format("header field '{}' has no value", key));
       return nt == 2 ? tok[1] : trim(std::string_view(tok[1].data(), tok[2].data() + tok[2].size() - tok[1].data()));
@@ -271,7 +283,12 @@ class Parser {
         fail(header_.root_line, std::string("root: ") + e.what());
       }
     }
-    space_ = std::make_unique<BlockSpace>(header_.h.collective, *topo_, header_.h.pieces, header_.h.root);
+    try {
+      space_ = std::make_unique<BlockSpace>(header_.h.collective, *topo_, header_.h.pieces, header_.h.root);
+    } catch (const InputError& e) {
+      fail(ln, e.what());
+    }
+    overlaps_ = std::make_unique<BoxOverlapFinder>(*space_);
   }
 
   void parse_step_line(std::string_view s, int64_t ln, Step& step) {
@@ -340,6 +357,7 @@ class Parser {
       fail(ln, fmt::format("route {} from {} to {} needs a wraparound link, but the network is a mesh",
                            topo_->route_string(m.route), topo_->node_name(m.src), topo_->node_name(m.dst)));
     m.first_range = static_cast<uint32_t>(step.ranges.size());
+    box_texts_.clear();
     std::string_view rest = s.substr(bar + 1);
     const int arity = space_->arity();
     size_t i = 0;
@@ -358,8 +376,22 @@ class Parser {
         fail(ln, complete ? e.what() : std::string("file is truncated in the middle of a message line"));
       }
       ++m.box_count;
+      box_texts_.push_back(box_text);
       i = j;
     }
+    if (m.box_count > 1) {
+      std::pair<int64_t, int64_t> both;
+      try {
+        both = overlaps_->find(&step.ranges[m.first_range], m.box_count);
+      } catch (const InputError& e) {
+        fail(ln, fmt::format("message: {}", e.what()));
+      }
+      if (both.first >= 0)
+        fail(ln, fmt::format("message: block sets '{}' and '{}' overlap (a message's block sets must be disjoint)",
+                             box_texts_[static_cast<size_t>(both.first)], box_texts_[static_cast<size_t>(both.second)]));
+    }
+    if (step.ranges.size() > std::numeric_limits<uint32_t>::max())
+      fail(ln, "step: more than 2^32 block ranges in one step");
     step.messages.push_back(m);
   }
 
@@ -369,6 +401,8 @@ class Parser {
   ParsedHeader header_;
   std::unique_ptr<Topology> topo_;
   std::unique_ptr<BlockSpace> space_;
+  std::unique_ptr<BoxOverlapFinder> overlaps_;
+  std::vector<std::string_view> box_texts_;  // the current message's block sets as written
 };
 
 }  // namespace

@@ -103,6 +103,21 @@ INSTANTIATE_TEST_SUITE_P(
                 ":7: line longer than 1048576 bytes"},
         BadCase{"node_id_message_in_header", "torx-schedule 1\n#0 -> 1 x+ | 0>1\n", "run --schedule {F} --topo 3",
                 ":2: '#0 -> 1 x+ | 0>1' starts like a message"},
+        // Item 10: block sets of one message overlap (broadcast and gossip exited 1 "duplicated"; a
+        // complete exchange exited 2 only where blocks were tracked, and 0 in `stats`); a header
+        // field given twice was accepted.
+        BadCase{"overlap_alltoall", kHead + "step\n0 -> 1 x+ | 0>1..2 0>2\nend\n", "stats --schedule {F} --topo 3",
+                ":7: message: block sets '0>1..2' and '0>2' overlap"},
+        BadCase{"overlap_broadcast",
+                "torx-schedule 1\ncollective broadcast\ntopology 3 torus\nports all\nswitching wormhole\npieces 2\n"
+                "step\n0 -> 1 x+ | #0..1 #1\n0 -> 2 x- | #0..1\nend\n",
+                "run --schedule {F} --topo 3", ":8: message: block sets '#0..1' and '#1' overlap"},
+        BadCase{"overlap_allgather",
+                "torx-schedule 1\ncollective allgather\ntopology 3 torus\nports all\nswitching wormhole\npieces 2\n"
+                "step\n0 -> 1 x+ | 0#* 0#1\nend\n",
+                "run --schedule {F} --topo 3", ":8: message: block sets '0#*' and '0#1' overlap"},
+        BadCase{"header_field_twice", kHead + "ports all\nstep\nend\n", "check --schedule {F} --topo 3",
+                ":6: header field 'ports' is given twice (first on line 4)"},
         BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
                 "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
