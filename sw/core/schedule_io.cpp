@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -52,56 +53,71 @@ class LineReader {
   explicit LineReader(const std::string& path) : path_(path) {
     file_ = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!file_) throw InputError(fmt::format("{}: cannot open schedule file: {}", path, std::strerror(errno)));
+    owned_ = file_ != stdin;
   }
+  // Reads an open stream (not closed here); `name` stands for it in messages.
+  LineReader(std::FILE* file, const std::string& name) : path_(name), file_(file) {}
   ~LineReader() {
-    if (file_ && file_ != stdin) std::fclose(file_);
+    if (owned_) std::fclose(file_);
   }
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
   // Returns false at end of file. `complete` is false for a last line without a newline.
   bool next(std::string_view& line, bool& complete) {
     while (true) {
-      const size_t nl = buf_.find('\n', pos_);
-      if (nl != std::string::npos && nl - pos_ <= kMaxScheduleLineBytes) {
-        line = std::string_view(buf_).substr(pos_, nl - pos_);
-        pos_ = nl + 1;
-        complete = true;
-        ++line_no_;
-        return true;
-      }
-      if (nl != std::string::npos || buf_.size() - pos_ > kMaxScheduleLineBytes)
+      const char* at = static_cast<const char*>(std::memchr(buf_.get() + pos_, '\n', end_ - pos_));
+      const size_t len = at ? static_cast<size_t>(at - (buf_.get() + pos_)) : end_ - pos_;
+      if (len > kMaxScheduleLineBytes)
         throw InputError(fmt::format("{}:{}: line longer than {} bytes, the schedule format's limit (a file without "
                                      "newlines is not a schedule)",
                                      path_, line_no_ + 1, kMaxScheduleLineBytes));
-      if (eof_) {
-        if (pos_ < buf_.size()) {
-          line = std::string_view(buf_).substr(pos_);
-          pos_ = buf_.size();
-          complete = false;
-          ++line_no_;
-          return true;
-        }
-        return false;
+      if (at || (eof_ && len > 0)) {
+        line = std::string_view(buf_.get() + pos_, len);
+        pos_ += len + (at ? 1 : 0);
+        complete = at != nullptr;
+        ++line_no_;
+        return true;
       }
-      buf_.erase(0, pos_);
-      pos_ = 0;
-      const size_t old = buf_.size();
-      buf_.resize(old + kChunkBytes);
-      const size_t got = std::fread(buf_.data() + old, 1, kChunkBytes, file_);
-      buf_.resize(old + got);
-      if (got < kChunkBytes) {
-        if (std::ferror(file_)) throw InputError(fmt::format("{}: read error", path_));
-        eof_ = true;
-      }
-      if (buf_.find('\0', old) != std::string::npos)
-        throw InputError(fmt::format("{}:{}: not a text file (contains NUL bytes)", path_, line_no_ + 1));
+      if (eof_) return false;
+      fill();
     }
   }
   int64_t line_no() const { return line_no_; }
 
  private:
+  // Keeps the unread part and appends up to one chunk. Chunks start at 64 KiB and double up to
+  // kChunkBytes, so a small file costs a small buffer; the buffer is never initialised beyond what
+  // is read, and never holds more than one line (at most kMaxScheduleLineBytes) and one chunk.
+  void fill() {
+    const size_t keep = end_ - pos_;
+    if (cap_ < keep + chunk_) {
+      std::unique_ptr<char[]> bigger(new char[keep + chunk_]);
+      if (keep) std::memcpy(bigger.get(), buf_.get() + pos_, keep);
+      buf_ = std::move(bigger);
+      cap_ = keep + chunk_;
+    } else if (keep && pos_) {
+      std::memmove(buf_.get(), buf_.get() + pos_, keep);
+    }
+    pos_ = 0;
+    end_ = keep;
+    const size_t want = chunk_;
+    chunk_ = std::min(2 * chunk_, kChunkBytes);
+    const size_t got = std::fread(buf_.get() + end_, 1, want, file_);
+    if (got < want) {
+      if (std::ferror(file_)) throw InputError(fmt::format("{}: read error: {}", path_, std::strerror(errno)));
+      eof_ = true;
+    }
+    if (std::memchr(buf_.get() + end_, '\0', got))
+      throw InputError(fmt::format("{}:{}: not a text file (contains NUL bytes)", path_, line_no_ + 1));
+    end_ += got;
+  }
+
   std::string path_;
   std::FILE* file_ = nullptr;
-  std::string buf_;
-  size_t pos_ = 0;
+  bool owned_ = false;
+  std::unique_ptr<char[]> buf_{new char[1]};
+  size_t cap_ = 0, pos_ = 0, end_ = 0;  // buf_ holds cap_ bytes; [pos_, end_) is unread
+  size_t chunk_ = size_t{64} << 10;     // the next read's size
   bool eof_ = false;
   int64_t line_no_ = 0;
 };
@@ -126,6 +142,8 @@ struct ParsedHeader {
 class Parser {
  public:
   Parser(const std::string& path, const Topology* expected) : path_(path), expected_(expected), in_(path) {}
+  Parser(std::FILE* file, const std::string& name, const Topology* expected)
+      : path_(name), expected_(expected), in_(file, name) {}
 
   [[noreturn]] void fail(int64_t line, const std::string& what) const {
     throw InputError(fmt::format("{}:{}: {}", path_, line, what));
@@ -487,6 +505,11 @@ void ScheduleWriter::end() {
 
 ScheduleHeader read_schedule(const std::string& path, const Topology* expected, ScheduleSink& sink) {
   Parser p(path, expected);
+  return p.run(&sink);
+}
+
+ScheduleHeader read_schedule(std::FILE* file, const std::string& name, const Topology* expected, ScheduleSink& sink) {
+  Parser p(file, name, expected);
   return p.run(&sink);
 }
 

@@ -62,6 +62,9 @@ class ScheduleWriter : public ScheduleSink {
 // Returns the header. Throws InputError "path:line: what" on any malformed input.
 ScheduleHeader read_schedule(const std::string& path, const Topology* expected, ScheduleSink& sink);
 
+// The same from an open stream (not closed); `name` stands for it in messages ("name:line: what").
+ScheduleHeader read_schedule(std::FILE* file, const std::string& name, const Topology* expected, ScheduleSink& sink);
+
 // Reads only the header (up to the first step), e.g. to learn the topology of a file.
 ScheduleHeader read_schedule_header(const std::string& path);
 
