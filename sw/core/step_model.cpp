@@ -50,30 +50,42 @@ void StepModel::begin(const ScheduleHeader& header) {
   ports_ = opt_.ports.value_or(header.ports);
   space_ = std::make_unique<BlockSpace>(header.collective, topo_, header.pieces, header.root);
   const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  result_ = StepModelResult{};
+  step_index_ = 0;
+  // Memory, estimated before anything is allocated: per-link use counters and per-node port
+  // counters always (a 16-dimensional network of 2^24 nodes has 2^29 links), and when every block
+  // is tracked 5 bytes per block (personalized collectives) or one byte per (block, node) (copy
+  // collectives). An estimate beyond 2^63 bytes is not a limit of this machine but an impossible
+  // request (bad input); one beyond the memory available (or StepModelOptions::memory_limit_bytes)
+  // is a limit (exit 3), said up front rather than being killed half-way.
+  const uint64_t network = static_cast<uint64_t>(topo_.link_count()) * sizeof(uint32_t) + n * 2 * sizeof(uint16_t);
+  uint64_t blocks = 0;
+  if (opt_.track_blocks) {
+    if (moves_blocks(header.collective) && n >= kNoOwner)
+      throw WatchdogError(fmt::format("limit: the step model tracks complete exchanges on fewer than {} nodes", kNoOwner));
+    const auto need = moves_blocks(header.collective) ? checked_mul(space_->universe(), 5) : checked_mul(space_->universe(), n);
+    if (!need || *need > std::numeric_limits<size_t>::max() / 2)
+      throw InputError(fmt::format("{}: the step model cannot track this {} on the {}{}: {} blocks{} need more than 2^63 "
+                                   "bytes (torx stats counts steps and conflicts without tracking blocks)",
+                                   opt_.origin, collective_name(header.collective), topo_.to_string(),
+                                   moves_blocks(header.collective) ? "" : fmt::format(" with pieces {}", header.pieces),
+                                   space_->universe(),
+                                   moves_blocks(header.collective) ? "" : fmt::format(" at {} nodes each", n)));
+    blocks = *need;
+  }
+  const uint64_t limit = opt_.memory_limit_bytes ? opt_.memory_limit_bytes : available_memory_bytes();
+  if (limit && network + blocks > limit)
+    throw WatchdogError(fmt::format("limit: the step model needs {:.1f} GiB for this {} on the {} ({}link counters {:.1f} "
+                                    "GiB), {:.1f} GiB {}",
+                                    (network + blocks) / 1073741824.0, collective_name(header.collective),
+                                    topo_.to_string(),
+                                    blocks ? fmt::format("{} blocks tracked, ", space_->universe()) : std::string(),
+                                    network / 1073741824.0, limit / 1073741824.0,
+                                    opt_.memory_limit_bytes ? "is the limit" : "are available"));
   link_uses_.assign(static_cast<size_t>(topo_.link_count()), 0);
   sends_.assign(n, 0);
   recvs_.assign(n, 0);
-  result_ = StepModelResult{};
-  step_index_ = 0;
   if (!opt_.track_blocks) return;
-  if (moves_blocks(header.collective) && n >= kNoOwner)
-    throw WatchdogError(fmt::format("limit: the step model tracks complete exchanges on fewer than {} nodes", kNoOwner));
-  // Every block is tracked; say so up front rather than being killed half-way. Personalized
-  // collectives take 5 bytes per block, copy collectives one byte per (block, node). An estimate
-  // beyond 2^64 bytes is not a limit of this machine but an impossible request (bad input).
-  const auto need = moves_blocks(header.collective) ? checked_mul(space_->universe(), 5) : checked_mul(space_->universe(), n);
-  if (!need || *need > std::numeric_limits<size_t>::max() / 2)
-    throw InputError(fmt::format("{}: the step model cannot track this {} on the {}{}: {} blocks{} need more than 2^63 "
-                                 "bytes (torx stats counts steps and conflicts without tracking blocks)",
-                                 opt_.origin, collective_name(header.collective), topo_.to_string(),
-                                 moves_blocks(header.collective) ? "" : fmt::format(" with pieces {}", header.pieces),
-                                 space_->universe(),
-                                 moves_blocks(header.collective) ? "" : fmt::format(" at {} nodes each", n)));
-  const uint64_t avail = available_memory_bytes();
-  if (avail && *need > avail)
-    throw WatchdogError(fmt::format("limit: tracking the {} blocks of this {} needs {:.1f} GiB, {:.1f} GiB are available",
-                                    space_->universe(), collective_name(header.collective), *need / 1073741824.0,
-                                    avail / 1073741824.0));
   if (moves_blocks(header.collective)) {
     word_.assign(space_->universe(), kNoOwner);
     for (uint64_t s = 0; s < n; ++s)

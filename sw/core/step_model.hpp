@@ -35,6 +35,9 @@ struct StepModelOptions {
   // false: count steps, message sizes and conflicts only, without tracking blocks (no holding
   // rules, no delivery view). `torx stats` uses it for schedules too large to track block by block.
   bool track_blocks = true;
+  // The most memory the step model may take (bytes, estimated before it allocates); 0: the memory
+  // available on this machine. More is refused with WatchdogError (exit 3).
+  uint64_t memory_limit_bytes = 0;
 };
 
 struct StepRecord {

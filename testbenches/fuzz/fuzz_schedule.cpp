@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the schedule reader (sw/core/schedule_io) on arbitrary bytes. The reader must accept
 // the input or throw sw::InputError; what it accepts is run through the step model (tracking every
-// block when that takes at most 64 MiB, counting only otherwise) and the checker, which may also
-// refuse it with InputError or stop at a limit (WatchdogError). Then the accepted schedule is
+// block when that takes at most 64 MiB, counting only otherwise) and the checker; the step model may
+// refuse it (InputError) or stop at its memory limit (WatchdogError). Then the accepted schedule is
 // written, read back and written again: the two texts must be identical (the writer writes only
 // what the reader reads, and reading loses nothing the writer writes).
 #include <sys/mman.h>
@@ -21,28 +21,34 @@ namespace {
 
 using namespace torx::sw;
 
-// Runs the step model on the topology the header names, as `torx run --schedule` does, and keeps
-// the whole schedule. A refusal by the step model (a block not held, a limit) ends the step model's
-// part; the reader goes on, so that the round trip sees every schedule the reader accepts.
+// Runs the step model on the topology the header names, as `torx run --schedule` (or `torx stats`)
+// does, and keeps the whole schedule. A refusal by the step model (a block not held, a limit) ends
+// the step model's part; the reader goes on, so that the round trip sees every schedule the reader
+// accepts.
 class StepRun : public ScheduleSink {
  public:
   void begin(const ScheduleHeader& h) override {
     topo_ = std::make_unique<Topology>(h.dims, h.wrap);
     whole_.begin(h);
-    // The step model sizes per-node and per-link arrays: skip it on very large networks so that
-    // one input costs milliseconds (the reader itself allocates nothing per node).
-    alive_ = topo_->nodes() <= (1 << 16);
-    if (!alive_) return;
-    const BlockSpace space(h.collective, *topo_, h.pieces, h.root);
-    const long double per_block = moves_blocks(h.collective) ? 5.0L : static_cast<long double>(topo_->nodes());
-    StepModelOptions o;
-    o.origin = "fuzz.sched";
-    o.track_blocks = space.universe() * per_block <= (1 << 26);
-    tracking_ = o.track_blocks;
-    guarded([&] {
+    // Track every block if that fits in 64 MiB, else count only (as `torx stats`) within 256 MiB:
+    // the step model estimates its memory before allocating and refuses more (WatchdogError).
+    for (const bool track : {true, false}) {
+      StepModelOptions o;
+      o.origin = "fuzz.sched";
+      o.track_blocks = track;
+      o.memory_limit_bytes = track ? uint64_t{64} << 20 : uint64_t{256} << 20;
       model_ = std::make_unique<StepModel>(*topo_, o);
-      model_->begin(h);
-    });
+      alive_ = true;
+      tracking_ = track;
+      try {
+        model_->begin(h);
+        return;
+      } catch (const InputError&) {  // e.g. block state beyond 2^63 bytes: counting may still do
+        alive_ = false;
+      } catch (const WatchdogError&) {
+        alive_ = false;
+      }
+    }
   }
   void step(const Step& s) override {
     whole_.step(s);

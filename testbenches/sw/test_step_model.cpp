@@ -143,6 +143,34 @@ TEST(StepModel, TrackingEstimateBeyond64BitsIsBadInput) {
   }
 }
 
+TEST(StepModel, MemoryIsEstimatedBeforeAllocating) {
+  // Block state (tracking) and per-link counters (always) count against the limit.
+  ScheduleHeader h;
+  h.dims = {64, 64};
+  StepModelOptions o;
+  o.memory_limit_bytes = 64 << 20;  // 2^24 blocks x 5 bytes = 80 MiB
+  const Topology topo({64, 64}, true);
+  StepModel tracked(topo, o);
+  try {
+    tracked.begin(h);
+    FAIL() << "no limit";
+  } catch (const WatchdogError& e) {
+    EXPECT_NE(std::string(e.what()).find("limit: the step model needs 0.1 GiB for this alltoall on the 64x64 torus "
+                                         "(16777216 blocks tracked"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("0.1 GiB is the limit"), std::string::npos) << e.what();
+  }
+  // Counting only: 2^24 nodes of 32 ports are 2 GiB of link counters.
+  const std::vector<int> wide = {2, 2, 2, 2, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4};
+  h.dims = wide;
+  o.track_blocks = false;
+  o.memory_limit_bytes = uint64_t{1} << 30;
+  const Topology wide_topo(wide, true);
+  StepModel counted(wide_topo, o);
+  EXPECT_THROW(counted.begin(h), WatchdogError);
+}
+
 TEST(StepModel, DeliveriesBeyond64BitsAreBadInput) {
   const Topology topo({4096, 4096}, true);
   EXPECT_THROW(BlockSpace(Collective::kAllgather, topo, 1 << 30, 0), InputError);
