@@ -118,6 +118,14 @@ INSTANTIATE_TEST_SUITE_P(
                 "run --schedule {F} --topo 3", ":8: message: block sets '0#*' and '0#1' overlap"},
         BadCase{"header_field_twice", kHead + "ports all\nstep\nend\n", "check --schedule {F} --topo 3",
                 ":6: header field 'ports' is given twice (first on line 4)"},
+        // Found by fuzzing: a signed node id or coordinate passed the upper-bound checks.
+        BadCase{"negative_node_id", kHead + "step\n0 -> #-1 x+ | 0>1\nend\n", "run --schedule {F} --topo 3",
+                ":7: message destination node '#-1': not a node id of the 3 torus network (0..2)"},
+        BadCase{"negative_coordinate",
+                "torx-schedule 1\ncollective alltoall\ntopology 3x3 torus\nports one\nswitching wormhole\nstep\n"
+                "0,0 -> 1,-1 x+y- | 0,0>1,2\nend\n",
+                "run --schedule {F} --topo 3x3", ":7: message destination node '1,-1': '-1' is not a coordinate"},
+        BadCase{"negative_root_coordinate", "", "run tsay-wang --topo 3x3 --root 0,-1", "'-1' is not a coordinate"},
         BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
                 "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
