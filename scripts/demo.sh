@@ -7,7 +7,9 @@
 #     the step model's figures, with its per-step timeline (scripts/demo_cycle.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh >/dev/null
+# Setup reports on standard error what it installs and builds (minutes on a fresh machine); the
+# demonstration's own output stays on standard output.
+scripts/setup.sh >&2
 TORX="${BUILD_DIR:-build}/bin/torx"
 echo
 echo "== $TORX run ring --topo 64"

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 TORX="$BUILD_DIR/bin/torx"
-[[ -x $TORX ]] || scripts/setup.sh >/dev/null
+[[ -x $TORX ]] || scripts/setup.sh >&2
 ALGO=${1:-t4}
 DIMS=${2:-16x16}
 tmp=$(mktemp -d)

@@ -98,12 +98,31 @@ def speedup_b(other, ours, q, b):
     return (other[0] * q + other[1] * b) / (ours[0] * q + ours[1] * b)
 
 
+NO_MATPLOTLIB = ("python3-matplotlib is not installed, so Figs. 9-11 (fig9.png, fig10.png, fig11.png) are not "
+                 "redrawn: only their CSV files are written. It is an optional extra of torx: install it with "
+                 "`scripts/setup.sh --plots` (or, as root, `apt-get install python3-matplotlib`) and run this "
+                 "script again.")
+
+
+def pyplot():
+    """matplotlib.pyplot, or None after saying how to get it (the figures are optional)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        print(NO_MATPLOTLIB, file=sys.stderr)
+        return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--torx", default=os.path.join(ROOT, "build", "bin", "torx"))
     ap.add_argument("--ours", help="a `torx reproduce tseng --json` document to reuse")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproduction"))
     a = ap.parse_args()
+    plt = pyplot()
     outdir = os.path.join(a.out, "tseng")
     os.makedirs(outdir, exist_ok=True)
     if a.ours:
@@ -216,13 +235,6 @@ def main():
             c.writerow(r)
 
     # ---------------- Figures ----------------
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        plt = None
-        print("python3-matplotlib is not installed: CSV files only (apt-get install python3-matplotlib)", file=sys.stderr)
 
     # Fig. 9: T4 speedups against d for t_s/(b t_x) = 2500, 500, 100, 1.
     ratios9 = [2500, 500, 100, 1]
@@ -380,6 +392,8 @@ def main():
       ", ".join(f"C1 d={d}: {our('c1', d)[1]}" for d in (4, 6, 8)) + " blocks.")
     open(os.path.join(a.out, "tseng.md"), "w").write("\n".join(md) + "\n")
     print(f"wrote {os.path.join(a.out, 'tseng.md')} and {outdir}/")
+    if plt is None:
+        print(NO_MATPLOTLIB, file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,33 +1,63 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what torx needs on a fresh Debian machine (apt-get), then configures and builds it.
-# Safe to run again: it installs only what is missing and rebuilds incrementally.
-#   scripts/setup.sh            # Release build in ./build
-#   BUILD_DIR=out scripts/setup.sh
+# Installs what torx needs on a Debian machine (apt-get), then configures and builds it, saying what
+# it does as it goes. Safe to run again: it installs only what is missing and rebuilds
+# incrementally.
+#   scripts/setup.sh              # Release build in ./build
+#   scripts/setup.sh --plots      # also python3-matplotlib, for the figures of scripts/reproduce_tseng.py
+#   BUILD_DIR=out JOBS=4 scripts/setup.sh
+# Installing needs root: run it as root (a bare Debian machine has no sudo), or as a user who may
+# run `sudo apt-get`. A user with neither can have an administrator run the apt-get line it prints,
+# then run it again: with every package present it only builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
 # libgmock-dev: Debian's GTest CMake package refers to it; libsystemc-dev: the cycle-accurate model
-# (models/); python3-matplotlib: the reproduction plots.
+# (models/). (Verilator joins this list with the RTL twin of the router.)
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libsystemc-dev python3 python3-matplotlib)
-# (Verilator joins this list with the RTL twin of the router.)
+          libfmt-dev libsystemc-dev python3)
+for arg in "$@"; do
+  case $arg in
+    # Optional: only the reproduction figures need matplotlib, and it brings numpy, scipy, pythran
+    # and the Boost headers with it.
+    --plots) packages+=(python3-matplotlib) ;;
+    -h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "[setup] unknown option '$arg' (known: --plots)" >&2; exit 2 ;;
+  esac
+done
+
+say() { echo "[setup $(date +%H:%M:%S)] $*"; }
+started=$SECONDS
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "[setup] installing: ${missing[*]}"
-  SUDO=""
-  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  if [[ $(id -u) -eq 0 ]]; then
+    as_root=()
+  elif command -v sudo >/dev/null; then
+    as_root=(sudo)
+  else
+    echo "[setup] these packages are missing: ${missing[*]}" >&2
+    echo "[setup] installing them needs root, and this user is not root and has no sudo. Ask an administrator" >&2
+    echo "[setup] to run (as root):  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    echo "[setup] then run scripts/setup.sh again." >&2
+    exit 2
+  fi
+  say "installing ${#missing[@]} packages and what they depend on: ${missing[*]}"
+  say "(a few minutes on a fresh machine; apt-get reports each package)"
+  "${as_root[@]}" apt-get update
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+  say "packages installed ($((SECONDS - started)) s so far)"
+else
+  say "every package is installed"
 fi
 
-echo "[setup] configuring ${BUILD_DIR}"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
-echo "[setup] building with ${JOBS} jobs"
+say "configuring ${BUILD_DIR} (cmake, Release)"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+say "building with ${JOBS} jobs (the first build takes a few minutes; cmake shows its progress)"
 cmake --build "$BUILD_DIR" -j "$JOBS"
-echo "[setup] built ${BUILD_DIR}/bin/torx"
+say "built ${BUILD_DIR}/bin/torx ($((SECONDS - started)) s in all)"

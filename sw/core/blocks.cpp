@@ -7,6 +7,8 @@
 #include <charconv>
 #include <numeric>
 
+#include "core/checked.hpp"
+
 namespace torx::sw {
 
 std::string_view collective_name(Collective c) {
@@ -33,24 +35,35 @@ BlockSpace::BlockSpace(Collective collective, const Topology& topo, int pieces, 
     throw InputError(fmt::format("pieces = {}: a {} needs at least one piece", pieces, collective_name(collective)));
   if (collective == Collective::kBroadcast && !topo.valid(root))
     throw InputError(fmt::format("root {} is not a node of {}", root, topo.to_string()));
+  // Node ids are below 2^24 and pieces below 2^31, so ids and multipliers fit in 64 bits; the
+  // deliveries of a gossip (N (N-1) pieces) may not, and are checked.
+  const uint64_t p = collective == Collective::kAlltoall ? 1 : static_cast<uint64_t>(pieces);
+  std::optional<uint64_t> expected;
   switch (collective) {
     case Collective::kAlltoall:
       for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d) * n); }
       for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d)); }
       universe_ = n * n;
+      expected = checked_mul(n, n - 1);
       break;
     case Collective::kBroadcast:
       radix_.push_back(pieces);
       mult_.push_back(1);
-      universe_ = static_cast<uint64_t>(pieces);
+      universe_ = p;
+      expected = checked_mul(n - 1, p);
       break;
     case Collective::kAllgather:
-      for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d) * uint64_t(pieces)); }
+      for (int d = 0; d < nd; ++d) { radix_.push_back(topo.radix(d)); mult_.push_back(topo.stride(d) * p); }
       radix_.push_back(pieces);
       mult_.push_back(1);
-      universe_ = n * static_cast<uint64_t>(pieces);
+      universe_ = n * p;
+      expected = checked_product({n, n - 1, p});
       break;
   }
+  if (!expected)
+    throw InputError(fmt::format("a {} of {} pieces on {} nodes needs more than 2^64 deliveries", collective_name(collective),
+                                 pieces, n));
+  expected_ = *expected;
   loop_order_.resize(radix_.size());
   std::iota(loop_order_.begin(), loop_order_.end(), 0);
   // Outermost = largest multiplier; innermost = smallest.
@@ -91,16 +104,6 @@ bool BlockSpace::is_destination(BlockId b, NodeId node) const {
   return source(b) != node;
 }
 
-uint64_t BlockSpace::expected_deliveries() const {
-  const uint64_t n = static_cast<uint64_t>(topo_->nodes());
-  switch (collective_) {
-    case Collective::kAlltoall: return n * (n - 1);
-    case Collective::kBroadcast: return (n - 1) * static_cast<uint64_t>(pieces_);
-    case Collective::kAllgather: return n * (n - 1) * static_cast<uint64_t>(pieces_);
-  }
-  return 0;
-}
-
 std::string BlockSpace::block_name(BlockId b) const {
   switch (collective_) {
     case Collective::kAlltoall:
@@ -113,8 +116,11 @@ std::string BlockSpace::block_name(BlockId b) const {
 }
 
 uint64_t BlockSpace::box_size(const AxisRange* box) const {
+  // A valid box (validate_box) has count <= radix on every axis, so its size is at most the
+  // universe; a product that wraps is a box that was never validated.
   uint64_t s = 1;
-  for (int a = 0; a < arity(); ++a) s *= box[a].count;
+  for (int a = 0; a < arity(); ++a)
+    TORX_CHECK(!__builtin_mul_overflow(s, uint64_t{box[a].count}, &s), "box size overflows: an unvalidated box");
   return s;
 }
 
@@ -316,6 +322,262 @@ void BlockSpace::compress(const std::vector<BlockId>& ids, std::vector<AxisRange
     boxes.swap(merged);
   }
   out.insert(out.end(), boxes.begin(), boxes.end());
+}
+
+namespace {
+
+// An integer arithmetic progression first, first + step, ..., n terms (no wrap-around).
+struct Progression {
+  int64_t first = 0, step = 1, n = 0;
+};
+
+int64_t extended_gcd(int64_t a, int64_t b, int64_t& x, int64_t& y) {
+  if (b == 0) {
+    x = 1;
+    y = 0;
+    return a;
+  }
+  int64_t x1 = 0, y1 = 0;
+  const int64_t g = extended_gcd(b, a % b, x1, y1);
+  x = y1;
+  y = x1 - (a / b) * y1;
+  return g;
+}
+
+// Do two progressions share a value? x = p.first (mod p.step) and x = q.first (mod q.step) by the
+// Chinese remainder theorem, then the least solution at or above both firsts must not pass either
+// last. Values and steps are below 2^24, so every product below is below 2^49.
+bool progressions_meet(const Progression& p, const Progression& q) {
+  if (p.n == 0 || q.n == 0) return false;
+  const int64_t lo = std::max(p.first, q.first);
+  const int64_t hi = std::min(p.first + (p.n - 1) * p.step, q.first + (q.n - 1) * q.step);
+  if (lo > hi) return false;
+  int64_t x = 0, y = 0;
+  const int64_t g = extended_gcd(p.step, q.step, x, y);  // p.step x + q.step y = g
+  const int64_t diff = q.first - p.first;
+  if (diff % g != 0) return false;
+  const int64_t qg = q.step / g;
+  int64_t k = (diff / g) * x % qg;
+  if (k < 0) k += qg;
+  const int64_t x0 = p.first + p.step * k;  // a common value, maybe out of bounds
+  const int64_t lcm = p.step * qg;
+  int64_t r = (x0 - lo) % lcm;
+  if (r < 0) r += lcm;
+  return lo + r <= hi;
+}
+
+// A valid cyclic range (stride * (count - 1) < radix) wraps at most once: at most two progressions.
+int split_range(const AxisRange& r, uint32_t radix, Progression out[2]) {
+  const uint64_t before_wrap = (uint64_t{radix} - r.start + r.stride - 1) / r.stride;
+  const uint64_t n1 = std::min<uint64_t>(r.count, before_wrap);
+  out[0] = {r.start, r.stride, static_cast<int64_t>(n1)};
+  if (r.count <= n1) return 1;
+  out[1] = {static_cast<int64_t>(r.start + n1 * r.stride - radix), r.stride, static_cast<int64_t>(r.count - n1)};
+  return 2;
+}
+
+bool ranges_meet(const AxisRange& a, const AxisRange& b, uint32_t radix) {
+  if (a.count == radix || b.count == radix) return true;
+  Progression pa[2], pb[2];
+  const int na = split_range(a, radix, pa), nb = split_range(b, radix, pb);
+  for (int i = 0; i < na; ++i)
+    for (int j = 0; j < nb; ++j)
+      if (progressions_meet(pa[i], pb[j])) return true;
+  return false;
+}
+
+bool in_range(const AxisRange& r, uint32_t radix, uint32_t v) {
+  const uint32_t off = (v + radix - r.start) % radix;
+  return off % r.stride == 0 && off / r.stride < r.count;
+}
+
+struct StopWalk {};
+
+}  // namespace
+
+bool BlockSpace::boxes_overlap(const AxisRange* a, const AxisRange* b) const {
+  for (int axis = 0; axis < arity(); ++axis)
+    if (!ranges_meet(a[axis], b[axis], static_cast<uint32_t>(radix_[axis]))) return false;
+  return true;
+}
+
+std::pair<int64_t, int64_t> BoxOverlapFinder::boxes_holding(const AxisRange* boxes, uint32_t count, BlockId b) const {
+  const int n = space_->arity();
+  int64_t first = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    bool inside = true;
+    for (int a = 0; a < n && inside; ++a)
+      inside = in_range(boxes[size_t{i} * n + a], static_cast<uint32_t>(space_->axis_radix(a)), space_->axis_value(b, a));
+    if (!inside) continue;
+    if (first >= 0) return {first, i};
+    first = i;
+  }
+  TORX_CHECK(false, "a block counted twice lies in fewer than two boxes");
+  return {-1, -1};
+}
+
+bool BoxOverlapFinder::pairs_in(const AxisRange* boxes, const uint32_t* idx, size_t count, uint64_t& pairs,
+                                std::pair<int64_t, int64_t>& found) {
+  const int n = space_->arity();
+  auto test = [&](uint32_t i, uint32_t j) {
+    if (!space_->boxes_overlap(boxes + size_t{i} * n, boxes + size_t{j} * n)) return false;
+    found = {std::min(i, j), std::max(i, j)};
+    return true;
+  };
+  if (count <= 16) {
+    for (size_t p = 0; p < count; ++p)
+      for (size_t q = p + 1; q < count; ++q) {
+        ++pairs;
+        if (test(idx[p], idx[q])) return true;
+      }
+    return true;
+  }
+  // Sweep over the axis on which the boxes' extents (first to last value) are shortest in total,
+  // judged on a sample of the boxes.
+  int axis = 0;
+  double best = 0;
+  const size_t sample_step = std::max<size_t>(1, count / 64);
+  for (int a = 0; a < n; ++a) {
+    const uint64_t radix = static_cast<uint64_t>(space_->axis_radix(a));
+    uint64_t total = 0;
+    for (size_t p = 0; p < count; p += sample_step) {
+      const AxisRange& r = boxes[size_t{idx[p]} * n + a];
+      total += std::min<uint64_t>(radix, uint64_t{r.stride} * (r.count - 1) + 1);
+    }
+    const double density = static_cast<double>(total) / static_cast<double>(radix);
+    if (a == 0 || density < best) {
+      best = density;
+      axis = a;
+    }
+  }
+  const uint32_t radix = static_cast<uint32_t>(space_->axis_radix(axis));
+  extents_.clear();
+  for (size_t p = 0; p < count; ++p) {
+    const uint32_t i = idx[p];
+    const AxisRange& r = boxes[size_t{i} * n + axis];
+    const uint64_t last = r.start + uint64_t{r.stride} * (r.count - 1);
+    if (r.count == radix) {
+      extents_.push_back({0, radix - 1, i});
+    } else if (last < radix) {
+      extents_.push_back({r.start, static_cast<uint32_t>(last), i});
+    } else {
+      extents_.push_back({r.start, radix - 1, i});
+      extents_.push_back({0, static_cast<uint32_t>(last - radix), i});
+    }
+  }
+  auto by_lo = [](const Extent& x, const Extent& y) { return x.lo < y.lo; };
+  if (!std::is_sorted(extents_.begin(), extents_.end(), by_lo)) std::sort(extents_.begin(), extents_.end(), by_lo);
+  // Sorted by first value, every pair whose extents meet is found from its earlier member.
+  for (size_t p = 0; p < extents_.size(); ++p) {
+    for (size_t q = p + 1; q < extents_.size() && extents_[q].lo <= extents_[p].hi; ++q) {
+      if (extents_[p].box == extents_[q].box) continue;
+      if (++pairs > kPairBudget) return false;
+      if (test(extents_[p].box, extents_[q].box)) return true;
+    }
+  }
+  return true;
+}
+
+bool BoxOverlapFinder::by_pairs(const AxisRange* boxes, uint32_t count, std::pair<int64_t, int64_t>& found) {
+  const int n = space_->arity();
+  found = {-1, -1};
+  uint64_t pairs = 0;
+  order_.resize(count);
+  std::iota(order_.begin(), order_.end(), 0u);
+  // Axes on which every box holds a single value: boxes that differ on one of them are disjoint,
+  // so only groups of boxes with equal values there need comparing. Generators list such boxes in
+  // increasing order (a source coordinate per box), which is checked in one pass.
+  int single[kMaxAxes];
+  int ns = 0;
+  for (int a = 0; a < n; ++a) {
+    bool all = true;
+    for (uint32_t i = 0; i < count && all; ++i) all = boxes[size_t{i} * n + a].count == 1;
+    if (all) single[ns++] = a;
+  }
+  if (ns == 0) return pairs_in(boxes, order_.data(), count, pairs, found);
+  auto key_less = [&](uint32_t i, uint32_t j) {
+    for (int k = 0; k < ns; ++k) {
+      const uint32_t x = boxes[size_t{i} * n + single[k]].start, y = boxes[size_t{j} * n + single[k]].start;
+      if (x != y) return x < y;
+    }
+    return false;
+  };
+  bool strictly_increasing = true;
+  for (uint32_t i = 1; i < count && strictly_increasing; ++i) strictly_increasing = key_less(i - 1, i);
+  if (strictly_increasing) return true;
+  std::sort(order_.begin(), order_.end(), key_less);
+  for (size_t g = 0; g < count;) {
+    size_t e = g + 1;
+    while (e < count && !key_less(order_[g], order_[e])) ++e;
+    if (e - g > 1) {
+      if (!pairs_in(boxes, order_.data() + g, e - g, pairs, found)) return false;
+      if (found.first >= 0) return true;
+    }
+    g = e;
+  }
+  return true;
+}
+
+std::pair<int64_t, int64_t> BoxOverlapFinder::find(const AxisRange* boxes, uint32_t count) {
+  const int n = space_->arity();
+  std::pair<int64_t, int64_t> found{-1, -1};
+  if (count < 2) return found;
+  if (by_pairs(boxes, count, found)) return found;
+  // Too many pairs: look at the blocks themselves.
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t size = space_->box_size(boxes + size_t{i} * n);
+    total = total + size < total ? ~uint64_t{0} : total + size;
+  }
+  const uint64_t universe = space_->universe();
+  if (universe <= kBitmapBlocks) {
+    // Mark every block; the first one marked twice is in two boxes. At most universe + 1 marks.
+    bitmap_.resize((universe + 63) / 64);
+    uint64_t marked = 0;
+    BlockId twice = 0;
+    bool hit = false;
+    try {
+      for (uint32_t i = 0; i < count; ++i)
+        space_->for_each_block(boxes + size_t{i} * n, [&](BlockId b) {
+          uint64_t& w = bitmap_[b >> 6];
+          const uint64_t bit = uint64_t{1} << (b & 63);
+          if (w & bit) {
+            twice = b;
+            hit = true;
+            throw StopWalk{};
+          }
+          w |= bit;
+          ++marked;
+        });
+    } catch (const StopWalk&) {
+    }
+    // Leave the bitmap clear for the next message: unmark what was marked, or wipe it.
+    if (marked > bitmap_.size()) {
+      std::fill(bitmap_.begin(), bitmap_.end(), 0);
+    } else {
+      uint64_t left = marked;
+      try {
+        for (uint32_t i = 0; i < count && left; ++i)
+          space_->for_each_block(boxes + size_t{i} * n, [&](BlockId b) {
+            if (left == 0) throw StopWalk{};
+            bitmap_[b >> 6] &= ~(uint64_t{1} << (b & 63));
+            --left;
+          });
+      } catch (const StopWalk&) {
+      }
+    }
+    return hit ? boxes_holding(boxes, count, twice) : found;
+  }
+  if (total <= kSortBlocks) {
+    ids_.clear();
+    for (uint32_t i = 0; i < count; ++i) space_->for_each_block(boxes + size_t{i} * n, [&](BlockId b) { ids_.push_back(b); });
+    std::sort(ids_.begin(), ids_.end());
+    const auto dup = std::adjacent_find(ids_.begin(), ids_.end());
+    return dup == ids_.end() ? found : boxes_holding(boxes, count, *dup);
+  }
+  throw InputError(fmt::format("its {} block sets ({} blocks in all) are too many and too interleaved to check that they "
+                               "do not overlap; write them as fewer, larger sets",
+                               count, total));
 }
 
 uint64_t splitmix64(uint64_t x) {

@@ -46,6 +46,7 @@ inline constexpr int kMaxAxes = 2 * kMaxDims;
 class BlockSpace {
  public:
   // pieces: pieces per node (allgather) or of the message (broadcast); ignored for alltoall.
+  // Throws InputError if the deliveries the collective requires do not fit in 64 bits.
   BlockSpace(Collective collective, const Topology& topo, int pieces, NodeId root);
 
   Collective collective() const { return collective_; }
@@ -61,12 +62,14 @@ class BlockSpace {
 
   bool exists(BlockId b) const;
   NodeId source(BlockId b) const;
+  // The coordinate of block b on an axis.
+  uint32_t axis_value(BlockId b, int axis) const { return static_cast<uint32_t>((b / mult_[axis]) % radix_[axis]); }
   // Personalized collectives: the single destination. Broadcast and gossip: every node but the source.
   NodeId destination(BlockId b) const { return static_cast<NodeId>(b % topo_->nodes()); }
   bool is_destination(BlockId b, NodeId node) const;
   // Deliveries the collective requires: N(N-1) for alltoall, (N-1)*pieces for broadcast,
   // N(N-1)*pieces for allgather.
-  uint64_t expected_deliveries() const;
+  uint64_t expected_deliveries() const { return expected_; }
 
   BlockId alltoall_id(NodeId src, NodeId dst) const { return static_cast<BlockId>(src) * topo_->nodes() + dst; }
   BlockId allgather_id(NodeId src, int piece) const { return static_cast<BlockId>(src) * pieces_ + piece; }
@@ -86,6 +89,9 @@ class BlockSpace {
   // are merged along the innermost axis, and equal runs along the next axes are merged into boxes.
   void compress(const std::vector<BlockId>& ids, std::vector<AxisRange>& out) const;
 
+  // True if two valid boxes share a block (exact: per axis, two cyclic progressions meet).
+  bool boxes_overlap(const AxisRange* a, const AxisRange* b) const;
+
   // Canonical text of a box ("1,0>2..5,*", "#0..3", "2,1#1") and its parser.
   std::string box_string(const AxisRange* box) const;
   void parse_box(std::string_view text, AxisRange* box) const;  // throws InputError naming the field
@@ -99,6 +105,46 @@ class BlockSpace {
   std::vector<uint64_t> mult_;      // id contribution of one unit on each axis
   std::vector<int> loop_order_;     // axes from outermost to innermost
   uint64_t universe_ = 0;
+  uint64_t expected_ = 0;
+};
+
+// Finds two boxes that share a block among the boxes of one message (the schedule reader refuses
+// them: a message's block sets must be disjoint). Exact, with bounded work whatever the input:
+//  1. boxes that differ on an axis where every box holds a single value are disjoint, so only
+//     groups equal there are compared (generators' boxes differ in a source coordinate and come
+//     sorted: one pass, nothing compared);
+//  2. within a group, every pair if it is small, else a sweep over the axis on which the boxes'
+//     extents are shortest, testing only pairs whose extents meet on it; kPairBudget pairs at most;
+//  3. otherwise every block is marked in a bitmap of the block space if it has at most 2^27 blocks
+//     (work at most the space's size: a block seen twice stops it), or the blocks are sorted if
+//     there are at most 2^22 of them;
+//  4. otherwise the message is refused as too interleaved to check (InputError): no generator
+//     writes such a message.
+class BoxOverlapFinder {
+ public:
+  static constexpr uint64_t kPairBudget = uint64_t{1} << 20;
+  static constexpr uint64_t kBitmapBlocks = uint64_t{1} << 27;
+  static constexpr uint64_t kSortBlocks = uint64_t{1} << 22;
+
+  explicit BoxOverlapFinder(const BlockSpace& space) : space_(&space) {}
+  // `boxes` holds `count` boxes of space.arity() ranges each, every one valid (validate_box).
+  // Returns the indices of two boxes that overlap, or {-1, -1}.
+  std::pair<int64_t, int64_t> find(const AxisRange* boxes, uint32_t count);
+
+ private:
+  struct Extent {
+    uint32_t lo, hi, box;
+  };
+  // Pairwise tests (tiers 1 and 2); false if the pair budget ran out before an answer.
+  bool by_pairs(const AxisRange* boxes, uint32_t count, std::pair<int64_t, int64_t>& found);
+  bool pairs_in(const AxisRange* boxes, const uint32_t* idx, size_t count, uint64_t& pairs,
+                std::pair<int64_t, int64_t>& found);
+  std::pair<int64_t, int64_t> boxes_holding(const AxisRange* boxes, uint32_t count, BlockId b) const;
+  const BlockSpace* space_;
+  std::vector<Extent> extents_;
+  std::vector<uint32_t> order_;
+  std::vector<uint64_t> bitmap_;
+  std::vector<BlockId> ids_;
 };
 
 // Seeded content of blocks. A payload is `words` 64-bit words; word i of block b is

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "core/checked.hpp"
+
 namespace torx::sw {
 
 std::string_view port_model_name(PortModel p) { return p == PortModel::kOne ? "one" : "all"; }
@@ -65,8 +67,16 @@ void Schedule::replay(ScheduleSink& sink) const {
 }
 
 uint64_t message_blocks(const BlockSpace& space, const Step& step, const Message& m) {
+  // Disjoint boxes (the reader refuses overlapping ones) hold at most the universe; only boxes
+  // that overlap many times over could wrap the sum.
   uint64_t total = 0;
-  for (uint32_t k = 0; k < m.box_count; ++k) total += space.box_size(step.box(m, k, space.arity()));
+  for (uint32_t k = 0; k < m.box_count; ++k) {
+    const auto sum = checked_add(total, space.box_size(step.box(m, k, space.arity())));
+    if (!sum)
+      throw InputError(fmt::format("message {} -> {}: its boxes hold more than 2^64 blocks (they overlap)",
+                                   space.topology().node_name(m.src), space.topology().node_name(m.dst)));
+    total = *sum;
+  }
   return total;
 }
 

@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <limits>
 
 namespace torx::sw {
 
@@ -51,58 +53,87 @@ class LineReader {
   explicit LineReader(const std::string& path) : path_(path) {
     file_ = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!file_) throw InputError(fmt::format("{}: cannot open schedule file: {}", path, std::strerror(errno)));
+    owned_ = file_ != stdin;
   }
+  // Reads an open stream (not closed here); `name` stands for it in messages.
+  LineReader(std::FILE* file, const std::string& name) : path_(name), file_(file) {}
   ~LineReader() {
-    if (file_ && file_ != stdin) std::fclose(file_);
+    if (owned_) std::fclose(file_);
   }
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
   // Returns false at end of file. `complete` is false for a last line without a newline.
   bool next(std::string_view& line, bool& complete) {
     while (true) {
-      const size_t nl = buf_.find('\n', pos_);
-      if (nl != std::string::npos) {
-        line = std::string_view(buf_).substr(pos_, nl - pos_);
-        pos_ = nl + 1;
-        complete = true;
+      const char* at = static_cast<const char*>(std::memchr(buf_.get() + pos_, '\n', end_ - pos_));
+      const size_t len = at ? static_cast<size_t>(at - (buf_.get() + pos_)) : end_ - pos_;
+      if (len > kMaxScheduleLineBytes)
+        throw InputError(fmt::format("{}:{}: line longer than {} bytes, the schedule format's limit (a file without "
+                                     "newlines is not a schedule)",
+                                     path_, line_no_ + 1, kMaxScheduleLineBytes));
+      if (at || (eof_ && len > 0)) {
+        line = std::string_view(buf_.get() + pos_, len);
+        pos_ += len + (at ? 1 : 0);
+        complete = at != nullptr;
         ++line_no_;
         return true;
       }
-      if (eof_) {
-        if (pos_ < buf_.size()) {
-          line = std::string_view(buf_).substr(pos_);
-          pos_ = buf_.size();
-          complete = false;
-          ++line_no_;
-          return true;
-        }
-        return false;
-      }
-      buf_.erase(0, pos_);
-      pos_ = 0;
-      const size_t old = buf_.size();
-      buf_.resize(old + kChunkBytes);
-      const size_t got = std::fread(buf_.data() + old, 1, kChunkBytes, file_);
-      buf_.resize(old + got);
-      if (got < kChunkBytes) {
-        if (std::ferror(file_)) throw InputError(fmt::format("{}: read error", path_));
-        eof_ = true;
-      }
-      if (buf_.find('\0', old) != std::string::npos)
-        throw InputError(fmt::format("{}:{}: not a text file (contains NUL bytes)", path_, line_no_ + 1));
+      if (eof_) return false;
+      fill();
     }
   }
   int64_t line_no() const { return line_no_; }
 
  private:
+  // Keeps the unread part and appends up to one chunk. Chunks start at 64 KiB and double up to
+  // kChunkBytes, so a small file costs a small buffer; the buffer is never initialised beyond what
+  // is read, and never holds more than one line (at most kMaxScheduleLineBytes) and one chunk.
+  void fill() {
+    const size_t keep = end_ - pos_;
+    if (cap_ < keep + chunk_) {
+      std::unique_ptr<char[]> bigger(new char[keep + chunk_]);
+      if (keep) std::memcpy(bigger.get(), buf_.get() + pos_, keep);
+      buf_ = std::move(bigger);
+      cap_ = keep + chunk_;
+    } else if (keep && pos_) {
+      std::memmove(buf_.get(), buf_.get() + pos_, keep);
+    }
+    pos_ = 0;
+    end_ = keep;
+    const size_t want = chunk_;
+    chunk_ = std::min(2 * chunk_, kChunkBytes);
+    const size_t got = std::fread(buf_.get() + end_, 1, want, file_);
+    if (got < want) {
+      if (std::ferror(file_)) throw InputError(fmt::format("{}: read error: {}", path_, std::strerror(errno)));
+      eof_ = true;
+    }
+    if (std::memchr(buf_.get() + end_, '\0', got))
+      throw InputError(fmt::format("{}:{}: not a text file (contains NUL bytes)", path_, line_no_ + 1));
+    end_ += got;
+  }
+
   std::string path_;
   std::FILE* file_ = nullptr;
-  std::string buf_;
-  size_t pos_ = 0;
+  bool owned_ = false;
+  std::unique_ptr<char[]> buf_{new char[1]};
+  size_t cap_ = 0, pos_ = 0, end_ = 0;  // buf_ holds cap_ bytes; [pos_, end_) is unread
+  size_t chunk_ = size_t{64} << 10;     // the next read's size
   bool eof_ = false;
   int64_t line_no_ = 0;
 };
 
+// A comment is a line whose first non-blank character is '#' and whose next character is not a
+// digit: '#' and a digit is the node-id form of a message's source ("#0 -> 1 | 0>1"), so it is
+// never a comment (docs/schedule-format.md, "Comments").
+bool is_comment(std::string_view s) { return s[0] == '#' && !(s.size() > 1 && s[1] >= '0' && s[1] <= '9'); }
+
+constexpr const char* kHeaderFields[] = {"algorithm", "collective", "topology", "ports", "switching",
+                                        "pieces", "root", "steps", "source"};
+constexpr size_t kHeaderFieldCount = sizeof(kHeaderFields) / sizeof(kHeaderFields[0]);
+
 struct ParsedHeader {
   ScheduleHeader h;
+  int64_t field_line[kHeaderFieldCount] = {};  // line of each field, 0 while not given
   bool have_collective = false, have_topology = false, have_ports = false, have_switching = false;
   std::string root_text;
   int64_t root_line = 0;
@@ -111,6 +142,8 @@ struct ParsedHeader {
 class Parser {
  public:
   Parser(const std::string& path, const Topology* expected) : path_(path), expected_(expected), in_(path) {}
+  Parser(std::FILE* file, const std::string& name, const Topology* expected)
+      : path_(name), expected_(expected), in_(file, name) {}
 
   [[noreturn]] void fail(int64_t line, const std::string& what) const {
     throw InputError(fmt::format("{}:{}: {}", path_, line, what));
@@ -127,8 +160,12 @@ class Parser {
     while (in_.next(line, complete)) {
       const int64_t ln = in_.line_no();
       std::string_view s = trim(line);
-      if (s.empty() || s[0] == '#') continue;
+      if (s.empty() || is_comment(s)) continue;
       if (ended) fail(ln, "text after 'end' (the schedule is already complete)");
+      if (!in_steps && s[0] == '#')
+        fail(ln, fmt::format("'{}' starts like a message from a node id ('#' and a digit), but messages follow a 'step' "
+                             "line; a comment needs a blank or another character after its '#'",
+                             s.substr(0, 40)));
       if (!seen_magic) {
         parse_magic(s, ln);
         seen_magic = true;
@@ -192,6 +229,12 @@ class Parser {
 
   void parse_header_line(std::string_view* tok, size_t nt, int64_t ln) {
     const std::string_view key = tok[0];
+    for (size_t f = 0; f < kHeaderFieldCount; ++f) {
+      if (key != kHeaderFields[f]) continue;
+      if (header_.field_line[f])
+        fail(ln, fmt::format("header field '{}' is given twice (first on line {})", key, header_.field_line[f]));
+      header_.field_line[f] = ln;
+    }
     auto value = [&]() -> std::string_view {
       if (nt < 2) fail(ln, fmt::format("header field '{}' has no value", key));
       return nt == 2 ? tok[1] : trim(std::string_view(tok[1].data(), tok[2].data() + tok[2].size() - tok[1].data()));
@@ -258,7 +301,12 @@ class Parser {
         fail(header_.root_line, std::string("root: ") + e.what());
       }
     }
-    space_ = std::make_unique<BlockSpace>(header_.h.collective, *topo_, header_.h.pieces, header_.h.root);
+    try {
+      space_ = std::make_unique<BlockSpace>(header_.h.collective, *topo_, header_.h.pieces, header_.h.root);
+    } catch (const InputError& e) {
+      fail(ln, e.what());
+    }
+    overlaps_ = std::make_unique<BoxOverlapFinder>(*space_);
   }
 
   void parse_step_line(std::string_view s, int64_t ln, Step& step) {
@@ -327,6 +375,7 @@ class Parser {
       fail(ln, fmt::format("route {} from {} to {} needs a wraparound link, but the network is a mesh",
                            topo_->route_string(m.route), topo_->node_name(m.src), topo_->node_name(m.dst)));
     m.first_range = static_cast<uint32_t>(step.ranges.size());
+    box_texts_.clear();
     std::string_view rest = s.substr(bar + 1);
     const int arity = space_->arity();
     size_t i = 0;
@@ -345,8 +394,22 @@ class Parser {
         fail(ln, complete ? e.what() : std::string("file is truncated in the middle of a message line"));
       }
       ++m.box_count;
+      box_texts_.push_back(box_text);
       i = j;
     }
+    if (m.box_count > 1) {
+      std::pair<int64_t, int64_t> both;
+      try {
+        both = overlaps_->find(&step.ranges[m.first_range], m.box_count);
+      } catch (const InputError& e) {
+        fail(ln, fmt::format("message: {}", e.what()));
+      }
+      if (both.first >= 0)
+        fail(ln, fmt::format("message: block sets '{}' and '{}' overlap (a message's block sets must be disjoint)",
+                             box_texts_[static_cast<size_t>(both.first)], box_texts_[static_cast<size_t>(both.second)]));
+    }
+    if (step.ranges.size() > std::numeric_limits<uint32_t>::max())
+      fail(ln, "step: more than 2^32 block ranges in one step");
     step.messages.push_back(m);
   }
 
@@ -356,6 +419,8 @@ class Parser {
   ParsedHeader header_;
   std::unique_ptr<Topology> topo_;
   std::unique_ptr<BlockSpace> space_;
+  std::unique_ptr<BoxOverlapFinder> overlaps_;
+  std::vector<std::string_view> box_texts_;  // the current message's block sets as written
 };
 
 }  // namespace
@@ -407,6 +472,7 @@ void ScheduleWriter::step(const Step& s) {
   buf_ += '\n';
   const int arity = space_->arity();
   for (const Message& m : s.messages) {
+    const size_t line_start = buf_.size();
     buf_ += topo_->node_name(m.src);
     buf_ += " -> ";
     buf_ += topo_->node_name(m.dst);
@@ -419,6 +485,11 @@ void ScheduleWriter::step(const Step& s) {
       buf_ += ' ';
       buf_ += space_->box_string(s.box(m, k, arity));
     }
+    if (buf_.size() - line_start > kMaxScheduleLineBytes)
+      throw InputError(fmt::format("{}: step {}: message {} -> {} would be a line of {} bytes; the schedule format "
+                                   "allows {}",
+                                   path_, steps_written_, topo_->node_name(m.src), topo_->node_name(m.dst),
+                                   buf_.size() - line_start, kMaxScheduleLineBytes));
     buf_ += '\n';
     if (buf_.size() >= kFlushBytes) flush_buffer();
   }
@@ -434,6 +505,11 @@ void ScheduleWriter::end() {
 
 ScheduleHeader read_schedule(const std::string& path, const Topology* expected, ScheduleSink& sink) {
   Parser p(path, expected);
+  return p.run(&sink);
+}
+
+ScheduleHeader read_schedule(std::FILE* file, const std::string& name, const Topology* expected, ScheduleSink& sink) {
+  Parser p(file, name, expected);
   return p.run(&sink);
 }
 

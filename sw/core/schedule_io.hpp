@@ -27,6 +27,11 @@
 namespace torx::sw {
 
 inline constexpr int kScheduleFormatVersion = 1;
+// The longest line the format allows, newline excluded (docs/schedule-format.md). The reader refuses
+// a longer line as soon as it has read this much of it, so a file without newlines cannot make it
+// hold more than this plus one read chunk; the writer refuses to write one. The longest line torx's
+// generators write is about 16 KB (ring on 4096 nodes: 1024 boxes in one message).
+inline constexpr size_t kMaxScheduleLineBytes = size_t{1} << 20;
 
 class ScheduleWriter : public ScheduleSink {
  public:
@@ -56,6 +61,9 @@ class ScheduleWriter : public ScheduleSink {
 // Reads `path` and feeds `sink`. If `expected` is given, the file's topology must equal it.
 // Returns the header. Throws InputError "path:line: what" on any malformed input.
 ScheduleHeader read_schedule(const std::string& path, const Topology* expected, ScheduleSink& sink);
+
+// The same from an open stream (not closed); `name` stands for it in messages ("name:line: what").
+ScheduleHeader read_schedule(std::FILE* file, const std::string& name, const Topology* expected, ScheduleSink& sink);
 
 // Reads only the header (up to the first step), e.g. to learn the topology of a file.
 ScheduleHeader read_schedule_header(const std::string& path);

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
+
+#include "core/checked.hpp"
 
 namespace torx::sw {
 
@@ -47,21 +50,42 @@ void StepModel::begin(const ScheduleHeader& header) {
   ports_ = opt_.ports.value_or(header.ports);
   space_ = std::make_unique<BlockSpace>(header.collective, topo_, header.pieces, header.root);
   const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  result_ = StepModelResult{};
+  step_index_ = 0;
+  // Memory, estimated before anything is allocated: per-link use counters and per-node port
+  // counters always (a 16-dimensional network of 2^24 nodes has 2^29 links), and when every block
+  // is tracked 5 bytes per block (personalized collectives) or one byte per (block, node) (copy
+  // collectives). An estimate beyond 2^63 bytes is not a limit of this machine but an impossible
+  // request (bad input); one beyond the memory available (or StepModelOptions::memory_limit_bytes)
+  // is a limit (exit 3), said up front rather than being killed half-way.
+  const uint64_t network = static_cast<uint64_t>(topo_.link_count()) * sizeof(uint32_t) + n * 2 * sizeof(uint16_t);
+  uint64_t blocks = 0;
+  if (opt_.track_blocks) {
+    if (moves_blocks(header.collective) && n >= kNoOwner)
+      throw WatchdogError(fmt::format("limit: the step model tracks complete exchanges on fewer than {} nodes", kNoOwner));
+    const auto need = moves_blocks(header.collective) ? checked_mul(space_->universe(), 5) : checked_mul(space_->universe(), n);
+    if (!need || *need > std::numeric_limits<size_t>::max() / 2)
+      throw InputError(fmt::format("{}: the step model cannot track this {} on the {}{}: {} blocks{} need more than 2^63 "
+                                   "bytes (torx stats counts steps and conflicts without tracking blocks)",
+                                   opt_.origin, collective_name(header.collective), topo_.to_string(),
+                                   moves_blocks(header.collective) ? "" : fmt::format(" with pieces {}", header.pieces),
+                                   space_->universe(),
+                                   moves_blocks(header.collective) ? "" : fmt::format(" at {} nodes each", n)));
+    blocks = *need;
+  }
+  const uint64_t limit = opt_.memory_limit_bytes ? opt_.memory_limit_bytes : available_memory_bytes();
+  if (limit && network + blocks > limit)
+    throw WatchdogError(fmt::format("limit: the step model needs {:.1f} GiB for this {} on the {} ({}link counters {:.1f} "
+                                    "GiB), {:.1f} GiB {}",
+                                    (network + blocks) / 1073741824.0, collective_name(header.collective),
+                                    topo_.to_string(),
+                                    blocks ? fmt::format("{} blocks tracked, ", space_->universe()) : std::string(),
+                                    network / 1073741824.0, limit / 1073741824.0,
+                                    opt_.memory_limit_bytes ? "is the limit" : "are available"));
   link_uses_.assign(static_cast<size_t>(topo_.link_count()), 0);
   sends_.assign(n, 0);
   recvs_.assign(n, 0);
-  result_ = StepModelResult{};
-  step_index_ = 0;
   if (!opt_.track_blocks) return;
-  if (moves_blocks(header.collective) && n >= kNoOwner)
-    throw WatchdogError(fmt::format("limit: the step model tracks complete exchanges on fewer than {} nodes", kNoOwner));
-  // Every block is tracked; say so up front rather than being killed half-way.
-  const uint64_t need = moves_blocks(header.collective) ? space_->universe() * 5 : space_->universe() * n;
-  const uint64_t avail = available_memory_bytes();
-  if (avail && need > avail)
-    throw WatchdogError(fmt::format("limit: tracking the {} blocks of this {} needs {:.1f} GiB, {:.1f} GiB are available",
-                                    space_->universe(), collective_name(header.collective), need / 1073741824.0,
-                                    avail / 1073741824.0));
   if (moves_blocks(header.collective)) {
     word_.assign(space_->universe(), kNoOwner);
     for (uint64_t s = 0; s < n; ++s)
@@ -73,6 +97,18 @@ void StepModel::begin(const ScheduleHeader& header) {
     state_.assign(space_->universe() * n, 0);
     for (BlockId b = 0; b < space_->universe(); ++b) state_[b * n + space_->source(b)] = kCopyHeld;
   }
+}
+
+std::string StepModel::where(const Step& step) const {
+  return step.line ? fmt::format("{}:{}", opt_.origin, step.line) : opt_.origin;
+}
+
+uint64_t StepModel::sum_or_fail(const Step& step, uint64_t a, uint64_t b, const char* what) const {
+  const auto sum = checked_add(a, b);
+  if (!sum)
+    throw InputError(fmt::format("{}: step {}: the {} exceed 2^64 (--ts {}, --block-bytes {}, --flit-bytes {})", where(step),
+                                 step_index_, what, opt_.cost.ts_cycles, opt_.cost.block_bytes, opt_.cost.flit_bytes));
+  return *sum;
 }
 
 void StepModel::note(std::string example) {
@@ -230,9 +266,14 @@ void StepModel::step(const Step& step) {
       fail(step, m, "message endpoints must be two different nodes of the network");
     if (topo_.route_hops(m.src, m.dst, m.route) < 0)
       fail(step, m, fmt::format("route {} is not possible on the {}", topo_.route_string(m.route), topo_.to_string()));
-    const uint64_t blocks = message_blocks(*space_, step, m);
+    uint64_t blocks = 0;
+    try {
+      blocks = message_blocks(*space_, step, m);
+    } catch (const InputError& e) {
+      fail(step, m, e.what());
+    }
     rec.max_blocks = std::max(rec.max_blocks, blocks);
-    result_.block_transfers += blocks;
+    result_.block_transfers = sum_or_fail(step, result_.block_transfers, blocks, "block transfers");
   }
   count_conflicts(step, rec);
   if (opt_.track_blocks) {
@@ -240,15 +281,19 @@ void StepModel::step(const Step& step) {
     else copy_blocks(step);
   }
   if (!step.messages.empty()) {
-    const uint64_t bytes = rec.max_blocks * opt_.cost.block_bytes;
-    rec.cycles = opt_.cost.ts_cycles + (bytes + opt_.cost.flit_bytes - 1) / opt_.cost.flit_bytes;
+    const auto bytes = checked_mul(rec.max_blocks, opt_.cost.block_bytes);
+    if (!bytes)
+      throw InputError(fmt::format("{}: step {}: its largest message, {} blocks of {} bytes, is more than 2^64 bytes",
+                                   where(step), step_index_, rec.max_blocks, opt_.cost.block_bytes));
+    const uint64_t flits = *bytes / opt_.cost.flit_bytes + (*bytes % opt_.cost.flit_bytes != 0);
+    rec.cycles = sum_or_fail(step, opt_.cost.ts_cycles, flits, "cycles (t_s + flits)");
   }
   result_.steps += 1;
   result_.messages += rec.messages;
-  result_.transmission_blocks += rec.max_blocks;
+  result_.transmission_blocks = sum_or_fail(step, result_.transmission_blocks, rec.max_blocks, "transmission blocks");
   result_.port_conflicts += rec.port_conflicts;
   result_.link_conflicts += rec.link_conflicts;
-  result_.step_model_cycles += rec.cycles;
+  result_.step_model_cycles = sum_or_fail(step, result_.step_model_cycles, rec.cycles, "step model cycles");
   result_.per_step.push_back(std::move(rec));
 }
 

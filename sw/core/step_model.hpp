@@ -34,6 +34,9 @@ struct StepModelOptions {
   // false: count steps, message sizes and conflicts only, without tracking blocks (no holding
   // rules, no delivery view). `torx stats` uses it for schedules too large to track block by block.
   bool track_blocks = true;
+  // The most memory the step model may take (bytes, estimated before it allocates); 0: the memory
+  // available on this machine. More is refused with WatchdogError (exit 3).
+  uint64_t memory_limit_bytes = 0;
 };
 
 struct StepRecord {
@@ -79,6 +82,8 @@ class StepModel : public ScheduleSink, public DeliveryView {
 
  private:
   [[noreturn]] void fail(const Step& step, const Message& m, const std::string& what) const;
+  std::string where(const Step& step) const;  // "file:line" of the step, or the origin
+  uint64_t sum_or_fail(const Step& step, uint64_t a, uint64_t b, const char* what) const;  // a + b, checked
   void count_conflicts(const Step& step, StepRecord& rec);
   void move_blocks(const Step& step);
   void copy_blocks(const Step& step);

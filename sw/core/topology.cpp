@@ -12,9 +12,11 @@ namespace torx::sw {
 
 namespace {
 
-// Parses a non-negative decimal integer that must fill `text` completely.
+// Parses a non-negative decimal integer that must fill `text` completely. A sign is refused:
+// from_chars would read "-8", and a node id or coordinate of -8 passed every upper-bound check
+// (found by fuzzing: "#-8" named a node the writer then wrote as "0,0,0").
 bool parse_int(std::string_view text, int64_t& out) {
-  if (text.empty()) return false;
+  if (text.empty() || text[0] == '-') return false;
   const char* first = text.data();
   const char* last = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(first, last, out);

@@ -45,6 +45,9 @@ TEST_P(BadInput, ExitsTwoAndNamesTheProblem) {
 }
 
 const std::string kNoEnd = kHead + "step\n0 -> 1 x+ | 0>1\n";
+const std::string kHugeGossip =
+    "torx-schedule 1\ncollective allgather\ntopology 4096x4096 torus\nports all\nswitching wormhole\npieces 65536\n"
+    "step\nend\n";
 
 // The forwarding tables of ms-hc on `dims`, as text, with `line` replaced by `by`.
 std::string tables_text(const std::vector<int>& dims, const std::string& line = "", const std::string& by = "") {
@@ -115,8 +118,58 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"tables_without_algorithm", "", "tables --topo 8x8", "give an algorithm and --topo, or --check FILE"},
         BadCase{"stats_bad_schedule", "torx-schedule 1\n", "stats --schedule {F} --topo 3", "lacks the required field"},
         BadCase{"reproduce_unknown_paper", "", "reproduce nobody", "unknown paper"},
-        BadCase{"missing_topo", "", "run direct", "--topo"}),
+        BadCase{"missing_topo", "", "run direct", "--topo"},
+        // Issue 17, item 1: the tracking estimate of a 4096x4096 gossip of 65536 pieces wrapped to 0 (exit 139).
+        BadCase{"gossip_estimate_overflows_run", kHugeGossip, "run --schedule {F} --topo 4096x4096",
+                "cannot track this allgather on the 4096x4096 torus with pieces 65536"},
+        BadCase{"gossip_estimate_overflows_check", kHugeGossip, "check --schedule {F} --topo 4096x4096",
+                "cannot track this allgather"},
+        // An absurd t_s is refused where it is read (the step model's own overflow checks are unit-tested).
+        BadCase{"step_cycles_overflow", "", "run ring --topo 8 --ts 18446744073709551615", "--ts 18446744073709551615: out of range"},
+        // Item 5: a line is at most 1 MiB; the reader stops there instead of growing its buffer.
+        BadCase{"line_without_newline", kHead + "step\n" + std::string((1 << 20) + 1, 'x'), "run --schedule {F} --topo 3",
+                ":7: line longer than 1048576 bytes"},
+        BadCase{"node_id_message_in_header", "torx-schedule 1\n#0 -> 1 x+ | 0>1\n", "run --schedule {F} --topo 3",
+                ":2: '#0 -> 1 x+ | 0>1' starts like a message"},
+        // Item 10: block sets of one message overlap (broadcast and gossip exited 1 "duplicated"; a
+        // complete exchange exited 2 only where blocks were tracked, and 0 in `stats`); a header
+        // field given twice was accepted.
+        BadCase{"overlap_alltoall", kHead + "step\n0 -> 1 x+ | 0>1..2 0>2\nend\n", "stats --schedule {F} --topo 3",
+                ":7: message: block sets '0>1..2' and '0>2' overlap"},
+        BadCase{"overlap_broadcast",
+                "torx-schedule 1\ncollective broadcast\ntopology 3 torus\nports all\nswitching wormhole\npieces 2\n"
+                "step\n0 -> 1 x+ | #0..1 #1\n0 -> 2 x- | #0..1\nend\n",
+                "run --schedule {F} --topo 3", ":8: message: block sets '#0..1' and '#1' overlap"},
+        BadCase{"overlap_allgather",
+                "torx-schedule 1\ncollective allgather\ntopology 3 torus\nports all\nswitching wormhole\npieces 2\n"
+                "step\n0 -> 1 x+ | 0#* 0#1\nend\n",
+                "run --schedule {F} --topo 3", ":8: message: block sets '0#*' and '0#1' overlap"},
+        BadCase{"header_field_twice", kHead + "ports all\nstep\nend\n", "check --schedule {F} --topo 3",
+                ":6: header field 'ports' is given twice (first on line 4)"},
+        // Found by fuzzing: a signed node id or coordinate passed the upper-bound checks.
+        BadCase{"negative_node_id", kHead + "step\n0 -> #-1 x+ | 0>1\nend\n", "run --schedule {F} --topo 3",
+                ":7: message destination node '#-1': not a node id of the 3 torus network (0..2)"},
+        BadCase{"negative_coordinate",
+                "torx-schedule 1\ncollective alltoall\ntopology 3x3 torus\nports one\nswitching wormhole\nstep\n"
+                "0,0 -> 1,-1 x+y- | 0,0>1,2\nend\n",
+                "run --schedule {F} --topo 3x3", ":7: message destination node '1,-1': '-1' is not a coordinate"},
+        BadCase{"negative_root_coordinate", "", "run tsay-wang --topo 3x3 --root 0,-1", "'-1' is not a coordinate"},
+        BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
+                "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
+
+TEST(Cli, EndlessLineOnAPipeIsRefusedWithinBoundedMemory) {
+  // Issue 17, item 5: an endless line without a newline used to grow the reader's buffer until the
+  // machine ran out of memory. Under a 1 GiB address-space limit torx must stop at the line cap.
+  const std::string err = testing::temp_dir() + "/endless.err";
+  const std::string cmd = "yes 0123456789 | tr -d '\\n' | (ulimit -v 1048576; timeout 60 " + std::string(TORX_BIN) +
+                          " run --schedule - --topo 3) 2>" + err;
+  const int st = std::system(("sh -c \"" + cmd + "\"").c_str());
+  ASSERT_TRUE(WIFEXITED(st)) << cmd;
+  EXPECT_EQ(WEXITSTATUS(st), 2) << testing::read_file(err);
+  EXPECT_NE(testing::read_file(err).find("-:1: line longer than 1048576 bytes"), std::string::npos)
+      << testing::read_file(err);
+}
 
 TEST(Cli, GoodScheduleChecksOkAndWritesTheResultDocument) {
   const std::string path = write_temp("good.sched", kGood);
@@ -132,6 +185,19 @@ TEST(Cli, GoodScheduleChecksOkAndWritesTheResultDocument) {
   EXPECT_EQ(j["check"]["ok"], true);
   EXPECT_EQ(j["check"]["expected"], 6);
   EXPECT_EQ(j["timing"]["step_model_cycles"], 2 * (100 + 4));
+}
+
+TEST(Cli, MessagesWrittenWithNodeIdsAreRunNotDropped) {
+  // Issue 17, item 6: '#0 -> 1 x+ | 0>1' (the documented node-id form) was taken for a comment, and
+  // the run failed its check with "0 of 6 delivered".
+  const std::string path = write_temp("ids.sched", kHead + "step\n#0 -> #1 x+ | 0>1\n#1 -> 2 x+ | 1>2\n#2 -> 0 x+ | 2>0\n"
+                                                           "# a comment\nstep\n#0 -> #2 x- | 0>2\n#1 -> 0 x- | 1>0\n"
+                                                           "#2 -> 1 x- | 2>1\nend\n");
+  const auto r = run_torx("check --schedule " + path + " --topo 3 --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["check"]["delivered"], 6);
+  EXPECT_EQ(j["step_messages"], nlohmann::json::array({3, 3}));
 }
 
 TEST(Cli, FailedCheckExitsOne) {

@@ -3,6 +3,7 @@
 // send only what it holds at the start of the step; a block moves at most once per step).
 #include <gtest/gtest.h>
 
+#include "core/checked.hpp"
 #include "test_util.hpp"
 
 namespace torx::sw {
@@ -107,6 +108,98 @@ TEST(StepModel, PersonalizedBlocksMoveAndForwardedBlocksArrive) {
 TEST(StepModel, TopologyMustMatchTheSchedule) {
   const Topology topo({8}, true);
   EXPECT_THROW(run_text(header("4 torus") + "step\n0 -> 1 x+ | 0>1\nend\n", topo), InputError);
+}
+
+// Size estimates are checked (issue 17, item 1): a product or sum that does not fit in 64 bits is
+// reported, never wrapped into a small number that passes every limit.
+TEST(Checked, MultiplyAndAddReportOverflow) {
+  EXPECT_EQ(checked_mul(uint64_t{1} << 32, uint64_t{1} << 31), uint64_t{1} << 63);
+  EXPECT_FALSE(checked_mul(uint64_t{1} << 32, uint64_t{1} << 32));
+  EXPECT_EQ(checked_add(~uint64_t{0} - 1, 1), ~uint64_t{0});
+  EXPECT_FALSE(checked_add(~uint64_t{0}, 1));
+  EXPECT_EQ(checked_product({uint64_t{1} << 24, (uint64_t{1} << 24) - 1, uint64_t{1} << 16}),
+            ((uint64_t{1} << 24) - 1) << 40);
+  EXPECT_FALSE(checked_product({uint64_t{1} << 24, uint64_t{1} << 24, uint64_t{1} << 16}));
+}
+
+TEST(StepModel, TrackingEstimateBeyond64BitsIsBadInput) {
+  // 2^24 nodes x 2^16 pieces x 2^24 holders = 2^64 bytes of state: this wrapped to 0, passed the
+  // memory check, and the step model wrote through a zero-length array (exit 139).
+  const Topology topo({4096, 4096}, true);
+  ScheduleHeader h;
+  h.collective = Collective::kAllgather;
+  h.dims = {4096, 4096};
+  h.pieces = 65536;
+  StepModelOptions o;
+  o.origin = "big.sched";
+  StepModel m(topo, o);
+  try {
+    m.begin(h);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("big.sched: the step model cannot track this allgather"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("pieces 65536"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StepModel, MemoryIsEstimatedBeforeAllocating) {
+  // Block state (tracking) and per-link counters (always) count against the limit.
+  ScheduleHeader h;
+  h.dims = {64, 64};
+  StepModelOptions o;
+  o.memory_limit_bytes = 64 << 20;  // 2^24 blocks x 5 bytes = 80 MiB
+  const Topology topo({64, 64}, true);
+  StepModel tracked(topo, o);
+  try {
+    tracked.begin(h);
+    FAIL() << "no limit";
+  } catch (const WatchdogError& e) {
+    EXPECT_NE(std::string(e.what()).find("limit: the step model needs 0.1 GiB for this alltoall on the 64x64 torus "
+                                         "(16777216 blocks tracked"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("0.1 GiB is the limit"), std::string::npos) << e.what();
+  }
+  // Counting only: 2^24 nodes of 32 ports are 2 GiB of link counters.
+  const std::vector<int> wide = {2, 2, 2, 2, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4};
+  h.dims = wide;
+  o.track_blocks = false;
+  o.memory_limit_bytes = uint64_t{1} << 30;
+  const Topology wide_topo(wide, true);
+  StepModel counted(wide_topo, o);
+  EXPECT_THROW(counted.begin(h), WatchdogError);
+}
+
+TEST(StepModel, DeliveriesBeyond64BitsAreBadInput) {
+  const Topology topo({4096, 4096}, true);
+  EXPECT_THROW(BlockSpace(Collective::kAllgather, topo, 1 << 30, 0), InputError);
+  EXPECT_EQ(BlockSpace(Collective::kAllgather, topo, 1 << 16, 0).expected_deliveries(),
+            ((uint64_t{1} << 24) - 1) << 40);
+}
+
+TEST(StepModel, CycleSumsBeyond64BitsAreBadInputNamingTheStep) {
+  const Topology topo({3}, true);
+  const std::string text = header("3 torus") + "step\n0 -> 1 x+ | 0>1..2\nend\n";
+  const std::string path = testing::write_temp("overflow.sched", text);
+  for (int which = 0; which < 2; ++which) {
+    StepModelOptions o;
+    o.origin = path;
+    if (which == 0) o.cost.ts_cycles = ~uint64_t{0};                 // t_s + flits wraps
+    else o.cost.block_bytes = 0xffffffffu, o.cost.flit_bytes = 1;        // fits: 2 x (2^32 - 1) bytes
+    StepModel m(topo, o);
+    if (which == 1) {
+      read_schedule(path, &topo, m);
+      EXPECT_EQ(m.result().step_model_cycles, 100u + 2 * 0xffffffffull);
+      continue;
+    }
+    try {
+      read_schedule(path, &topo, m);
+      FAIL() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(path + ":6: step 1: the cycles"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Fuzzes every reader of outside input for a bounded time (testbenches/fuzz/CMakeLists.txt lists
+# the targets): builds them with clang++, libFuzzer and the address and undefined-behaviour
+# sanitizers in build-fuzz/, seeds each corpus from real files (schedules written by
+# `torx schedule`, routing and barrier images made by the model's builders, the checked-in seeds),
+# then runs each target for SECONDS (default 60). Exit 1 if a target found a crash, a hang (10 s
+# per input) or an allocation beyond 2 GiB; the input is in build-fuzz/artifacts/. Copy it into
+# testbenches/fuzz/regressions/TARGET/ with the fix: `ctest -L fuzz` replays it in every build.
+#   scripts/fuzz.sh [SECONDS]
+#   FUZZ_BUILD_DIR=dir JOBS=n scripts/fuzz.sh 600
+# Needs clang++ and libFuzzer (Debian: apt-get install clang libclang-rt-14-dev); the ordinary build
+# (scripts/setup.sh) does not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECS=${1:-60}
+BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
+JOBS=${JOBS:-2}
+if ! command -v clang++ >/dev/null; then
+  echo "[fuzz] clang++ is not installed: apt-get install clang libclang-rt-14-dev" >&2
+  exit 2
+fi
+
+echo "[fuzz] configuring $BUILD: clang++, libFuzzer, address and undefined-behaviour sanitizers"
+# Without the SystemC model: the image targets compile the two loaders' sources themselves.
+mkdir -p "$BUILD"
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTORX_FUZZ=ON \
+  -DTORX_BUILD_TESTS=OFF -DTORX_BUILD_MODELS=OFF >"$BUILD/configure.log" 2>&1 ||
+  { cat "$BUILD/configure.log"; exit 2; }
+targets=(fuzz_schedule fuzz_routing_image fuzz_barrier_image)
+# fuzz_forwarding_tables joins this list with the forwarding-table reader (seeds: `torx tables -o`).
+echo "[fuzz] building ${targets[*]} (and torx, image_seeds for the seeds) with $JOBS jobs"
+cmake --build "$BUILD" -j "$JOBS" --target torx image_seeds "${targets[@]}"
+
+corpus=$BUILD/corpus
+mkdir -p "$corpus"/{fuzz_schedule,fuzz_routing_image,fuzz_barrier_image}.{seeds,work} "$BUILD/artifacts"
+echo "[fuzz] seeding the corpora"
+# Small schedules of every algorithm and collective, as `torx schedule` writes them.
+for spec in "ring 8" "ring 6" "direct 3x3" "direct 3x3 --mesh" "t1 4x4" "t4 8x8" "c1 4x4x4" "tseng-dd 3x5" \
+            "suh 4x4" "suh 4x6 --mesh" "dimak-a2 3x3" "dimak-a3 3x3 --mesh" "tsay-wang 3x3" "tsay-wang 4x4" \
+            "ms-hc 4x4" "ms-one 4x4"; do
+  set -- $spec
+  "$BUILD/bin/torx" schedule "$1" --topo "$2" ${3:-} -o "$corpus/fuzz_schedule.seeds/$1_$2${3:-}.sched" 2>/dev/null
+done
+cp testbenches/fuzz/seeds/schedule/* "$corpus/fuzz_schedule.seeds/"
+"$BUILD/bin/image_seeds" "$corpus/fuzz_routing_image.seeds" "$corpus/fuzz_barrier_image.seeds"
+
+status=0
+for t in "${targets[@]}"; do
+  extra=()
+  [[ $t == fuzz_schedule ]] && extra=(-dict=testbenches/fuzz/schedule.dict)
+  echo "[fuzz] $t for $SECS s"
+  log=$BUILD/$t.log
+  if "$BUILD/bin/$t" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$BUILD/artifacts/$t-" "${extra[@]}" "$corpus/$t.work" "$corpus/$t.seeds" >"$log" 2>&1; then
+    echo "[fuzz] $t: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}') inputs, no failure;" \
+         "corpus $(ls "$corpus/$t.work" | wc -l) + $(ls "$corpus/$t.seeds" | wc -l) seeds"
+  else
+    status=1
+    echo "[fuzz] $t FAILED (log: $log):"
+    grep -E "ERROR|SUMMARY|Test unit written|runtime error|internal error|refused|differs" "$log" | head -20
+  fi
+done
+exit $status
