@@ -235,22 +235,29 @@ void Fabric::step() {
   }
 }
 
+uint64_t Fabric::skip_idle() {
+  if (status_ != RunStatus::kRunning) return 0;
+  // If nothing will ever be due while flits are in flight, skip to the cycle the watchdog fires
+  // (what clocking the idle network would reach).
+  uint64_t skip = sched_.cycles_until_due();
+  if (skip == UINT64_MAX) {
+    const NetworkCounters c = counters();
+    const bool in_flight = c.flits_injected > c.flits_ejected;
+    const uint64_t fire = last_move_cycle_ + spec_.params.watchdog_cycles;
+    skip = in_flight && fire > sched_.cycle() ? fire - sched_.cycle() : 0;
+  }
+  if (spec_.params.max_cycles && sched_.cycle() + skip > spec_.params.max_cycles)
+    skip = spec_.params.max_cycles - std::min(spec_.params.max_cycles, sched_.cycle());
+  if (skip == 0) return 0;
+  // Nothing moves in the skipped cycles, but the flits in the buffers are there in each of them.
+  occupancy_sum_ += skip * counters().flits_in_buffers;
+  sched_.skip(skip);
+  return skip;
+}
+
 RunStatus Fabric::run() {
   while (status_ == RunStatus::kRunning) {
-    // Skip cycles in which nothing is due; if nothing will ever be due while flits are in flight,
-    // skip to the cycle the watchdog fires (what clocking the idle network would reach).
-    uint64_t skip = sched_.cycles_until_due();
-    if (skip == UINT64_MAX) {
-      const NetworkCounters c = counters();
-      const bool in_flight = c.flits_injected > c.flits_ejected;
-      const uint64_t fire = last_move_cycle_ + spec_.params.watchdog_cycles;
-      skip = in_flight && fire > sched_.cycle() ? fire - sched_.cycle() : 0;
-    }
-    if (spec_.params.max_cycles && sched_.cycle() + skip > spec_.params.max_cycles)
-      skip = spec_.params.max_cycles - std::min(spec_.params.max_cycles, sched_.cycle());
-    // Nothing moves in the skipped cycles, but the flits in the buffers are there in each of them.
-    occupancy_sum_ += skip * counters().flits_in_buffers;
-    sched_.skip(skip);
+    skip_idle();
     step();
   }
   return status_;

@@ -65,6 +65,10 @@ class Fabric {
   void step();
   // Kernel-free run: steps until done or stopped, skipping cycles in which nothing is due.
   RunStatus run();
+  // Between two steps: skips the cycles in which nothing is due (up to the watchdog's or the cycle
+  // limit's cycle when nothing will ever be due) and returns how many. A long startup t_s costs
+  // nothing: no block is evaluated in a skipped cycle, and their buffer occupancy is accounted.
+  uint64_t skip_idle();
   RunStatus status() const { return status_; }
   uint64_t cycle() const { return sched_.cycle(); }
   // Every endpoint has finished and no flit is in flight.

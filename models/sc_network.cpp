@@ -33,7 +33,7 @@ void NiModule::end_of_elaboration() {
   for (size_t c = 0; c < ej.size(); ++c) core_->connect_ejection(static_cast<int>(c), &ej[c]->link());
 }
 
-TorusNetwork::TorusNetwork(sc_core::sc_module_name name, Fabric& fabric)
+TorusNetwork::TorusNetwork(sc_core::sc_module_name name, Fabric& fabric, bool self_timed)
     : sc_core::sc_module(name), clk_i("clk_i"), fabric_(&fabric), routers_("router"), nis_("ni") {
   const sw::Topology& topo = fabric.topology();
   const sw::NodeId n = topo.nodes();
@@ -65,15 +65,19 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, Fabric& fabric)
     }
   }
   SC_HAS_PROCESS(TorusNetwork);
-  SC_METHOD(tick);
-  sensitive << clk_i.pos();
-  dont_initialize();
+  if (self_timed) {
+    SC_METHOD(self_tick);  // first run at time 0, then as next_trigger says
+  } else {
+    SC_METHOD(tick);
+    sensitive << clk_i.pos();
+    dont_initialize();
+  }
 }
 
 TorusNetwork::~TorusNetwork() = default;
 
-void TorusNetwork::tick() {
-  if (fabric_->status() != RunStatus::kRunning || error_) return;
+bool TorusNetwork::step_once() {
+  if (fabric_->status() != RunStatus::kRunning || error_) return false;
   const uint64_t cycle = fabric_->cycle();
   try {
     fabric_->step();
@@ -82,11 +86,24 @@ void TorusNetwork::tick() {
     // the caller rethrows after sc_start returns.
     error_ = std::current_exception();
     sc_core::sc_pause();
-    return;
+    return false;
   }
   if (tracing_) sample(cycle);
   // The run is over: return from sc_start at once rather than clocking an idle network.
-  if (fabric_->status() != RunStatus::kRunning) sc_core::sc_pause();
+  if (fabric_->status() != RunStatus::kRunning) {
+    sc_core::sc_pause();
+    return false;
+  }
+  return true;
+}
+
+void TorusNetwork::tick() { step_once(); }
+
+void TorusNetwork::self_tick() {
+  if (!step_once()) return;
+  // The fabric's cycle is the SystemC time in ns: wait until the next cycle anything is due in.
+  const uint64_t skipped = fabric_->skip_idle();
+  next_trigger(sc_core::sc_time(static_cast<double>(skipped + 1), sc_core::SC_NS));
 }
 
 void TorusNetwork::trace(sc_core::sc_trace_file* tf) {

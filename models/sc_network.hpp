@@ -82,7 +82,12 @@ class TorusNetwork : public sc_core::sc_module {
  public:
   sc_core::sc_in<bool> clk_i;
 
-  TorusNetwork(sc_core::sc_module_name name, Fabric& fabric);
+  // Clocked (the default): the network steps on every rising edge of clk_i, as RTL would; a trace
+  // shows every cycle. Self-timed: clk_i is not used (bind it to any signal) and the network's one
+  // process steps a cycle and then waits, in simulated time, until the next cycle in which anything
+  // is due (Fabric::skip_idle): SystemC time still reads the cycle (1 ns each), but a startup of a
+  // billion cycles costs one kernel event instead of a billion clock edges.
+  TorusNetwork(sc_core::sc_module_name name, Fabric& fabric, bool self_timed = false);
   ~TorusNetwork() override;
   const char* kind() const override { return "torx_network"; }
 
@@ -104,6 +109,8 @@ class TorusNetwork : public sc_core::sc_module {
     unsigned char credit_vc = 0;
   };
   void tick();
+  void self_tick();
+  bool step_once();
   void sample(uint64_t cycle);
 
   Fabric* fabric_;
