@@ -10,10 +10,10 @@ BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
 # libgmock-dev: Debian's GTest CMake package refers to it; libsystemc-dev: the cycle-accurate model
-# (models/); python3-matplotlib: the reproduction plots.
+# (models/); python3-matplotlib: the reproduction plots; verilator: the RTL router (hw/); yosys: its
+# area figures (scripts/synth.sh).
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libsystemc-dev python3 python3-matplotlib)
-# (Verilator joins this list with the RTL twin of the router.)
+          libfmt-dev libsystemc-dev python3 python3-matplotlib verilator yosys)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
