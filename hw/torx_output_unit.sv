@@ -80,8 +80,14 @@ module torx_output_unit #(
 
     if (Mutant == 2) begin : gen_mutant_early_release
       // Mutant 2: the VC is free as soon as its worm's tail is at the front of the input VC.
-      assign ovc_free_o[v] = (owner == Free) ||
-                             (32'(owner) < TotalVcs && tail_ready_i[32'(owner) % TotalVcs]);
+      logic owner_tail_ready;
+      always_comb begin
+        owner_tail_ready = 1'b0;
+        for (int unsigned i = 0; i < TotalVcs; i++) begin
+          if (owner == IvcW'(i)) owner_tail_ready = tail_ready_i[i];
+        end
+      end
+      assign ovc_free_o[v] = (owner == Free) || owner_tail_ready;
     end else begin : gen_free
       assign ovc_free_o[v] = (owner == Free);
     end

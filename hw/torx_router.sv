@@ -186,11 +186,20 @@ module torx_router #(
       .empty_o      (in_empty[p])
     );
 
-    // The flit granted to output p: its input port, input VC and output VC.
-    logic [PortW-1:0] src_port;
+    // The flit granted to output p: its input port, input VC and output VC (a multiplexer over the
+    // input ports, whose first VCs are constants).
     logic [IvcW-1:0] src_ivc;
-    assign src_port = sa_out_port[p*PortW +: PortW];
-    assign src_ivc = IvcW'(first_vc(32'(src_port)) + 32'(sa_in_vc[32'(src_port)*VcIdxW +: VcIdxW]));
+    logic [VcIdxW-1:0] src_vc;
+    always_comb begin
+      src_ivc = '0;
+      src_vc = '0;
+      for (int unsigned q = 0; q < NumPorts; q++) begin
+        if (sa_out_port[p*PortW +: PortW] == PortW'(q)) begin
+          src_ivc = IvcW'(first_vc(q)) + IvcW'(sa_in_vc[q*VcIdxW +: VcIdxW]);
+          src_vc = sa_vc[(first_vc(q) + 32'(sa_in_vc[q*VcIdxW +: VcIdxW]))*VcIdxW +: VcIdxW];
+        end
+      end
+    end
 
     torx_output_unit #(
       .NumVcs     (Vcs),
@@ -214,7 +223,7 @@ module torx_router #(
       .tail_ready_i  (tail_ready),
       .xb_valid_i    (sa_out_valid[p]),
       .xb_flit_i     (xb_out_flit[p*FlitW +: FlitW]),
-      .xb_vc_i       (sa_vc[32'(src_ivc)*VcIdxW +: VcIdxW]),
+      .xb_vc_i       (src_vc),
       .xb_ivc_i      (src_ivc)
     );
   end
@@ -237,11 +246,17 @@ module torx_router #(
     .ovc_grant_ivc_o(ovc_grant_ivc)
   );
 
-  // Switch requests: ready VCs whose output VC has a credit (credit intake included).
+  // Switch requests: ready VCs whose output VC has a credit (credit intake included); the credit
+  // bit is selected by comparing the VC's output port with each port (constant first VCs).
   always_comb begin
     for (int unsigned i = 0; i < TotalVcs; i++) begin
-      sa_req[i] = sa_ready[i] &&
-                  ovc_credit_ok[(first_vc(32'(sa_port[i*PortW +: PortW])) + 32'(sa_vc[i*VcIdxW +: VcIdxW])) % TotalVcs];
+      sa_req[i] = 1'b0;
+      for (int unsigned o = 0; o < NumPorts; o++) begin
+        if (sa_port[i*PortW +: PortW] == PortW'(o)) begin
+          sa_req[i] = sa_ready[i] &&
+                      ovc_credit_ok[first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)];
+        end
+      end
     end
   end
 
