@@ -3,8 +3,9 @@
 // reset values, pipeline latency P, one hop L + P, credits (D flits per worm without returns, a
 // credit spent in the cycle it arrives), a VC held until its tail leaves and free the next cycle,
 // dateline classes, ejection channels (one-port and all-port), two VCs interleaving on one link,
-// fair VC allocation, blocked VC-cycles, waveforms. Each expectation is a cycle number or a register
-// value the contract fixes, so a router off by one cycle fails.
+// the switch allocator's output stage taking inputs in turn, fair VC allocation, blocked VC-cycles,
+// waveforms. Each expectation is a cycle number or a register value the contract fixes, so a router
+// off by one cycle fails.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -94,6 +95,10 @@ TEST(RtlRouter, FlitLeavesPCyclesAfterArrival) {
       EXPECT_FALSE(b.out(kPx).flit_valid) << "cycle " << t;
       EXPECT_FALSE(b.out(kLocal).credit_valid) << "cycle " << t;
     }
+    b.step();  // cycle P: the head leaves and its slot's credit goes upstream
+    EXPECT_TRUE(b.out(kPx).flit_valid);
+    EXPECT_TRUE(b.out(kLocal).credit_valid);
+    EXPECT_EQ(b.out(kLocal).credit_vc, 0);
     b.run(8);
     const auto d = b.departures_at(kPx);
     ASSERT_EQ(d.size(), 4u);
@@ -257,6 +262,28 @@ TEST(RtlRouter, VcHeldUntilTheTailLeavesAndFreeTheNextCycle) {
   EXPECT_EQ(d[2].flit.msg, 2u);
   EXPECT_EQ(d[2].cycle, 4u);  // A's head, the cycle after
   EXPECT_EQ(testing::vc_field(sh, b.snapshot(), S::kOvcOwner, kPx, 1), -1);
+}
+
+// The switch allocator's output stage: two inputs whose worms hold different VCs of one output
+// take turns, flit by flit (sa_out_rr_q moves to the input port after the winner).
+TEST(RtlRouter, OutputStageAlternatesInputs) {
+  Bench b("r2d", torus4x4(), kNode);
+  const auto& sh = b.shape();
+  b.send(kMx, worm(7, 4, 1, 1));     // from -x to x = 3: +x, class 1
+  b.send(kLocal, worm(4, 4, 2));     // injected to x = 0: +x, class 0 (wraps)
+  b.run(2);
+  b.step();  // cycle 2: both granted a VC, input -x (port 1) wins the output first
+  S s = b.snapshot();
+  EXPECT_EQ(s.fields[S::kSaOutRr].values[static_cast<size_t>(kPx)], kMx + 1);
+  b.step();  // cycle 3: the injection port
+  s = b.snapshot();
+  EXPECT_EQ(s.fields[S::kSaOutRr].values[static_cast<size_t>(kPx)], 0);  // after port 4: wraps to 0
+  b.run(10);
+  std::vector<uint32_t> order;
+  for (const auto& d : b.departures_at(kPx)) order.push_back(d.flit.msg);
+  const std::vector<uint32_t> want = {1, 2, 1, 2, 1, 2, 1, 2};
+  EXPECT_EQ(order, want);
+  EXPECT_EQ(testing::vc_field(sh, b.snapshot(), S::kOvcCredits, kPx, 0), 8);
 }
 
 // Dateline classes: class 0 while the rest of the path in the ring crosses the wrap-around link.
