@@ -29,7 +29,8 @@
 //   FlitW           flit width (torx_pkg::flit_w)
 //   PortW, ClassW   widths of an output port number and of a VC class
 //   VcIdxW          width of a VC number within a port (the router's widest port)
-//   Mutant          1: the credit for a freed slot is returned one cycle late; 0: none
+//   Mutant          1: the credit for a freed slot is returned one cycle late; 2: tail_ready_o for
+//                   torx_output_unit's mutant; 0: none
 `include "torx_pkg.sv"
 
 module torx_input_unit #(
@@ -66,7 +67,7 @@ module torx_input_unit #(
   output logic [NumVcs-1:0]          sa_ready_o,       // cycle t: holds an output VC (credits not checked)
   output logic [NumVcs*PortW-1:0]    sa_port_o,        // cycle t: its output port
   output logic [NumVcs*VcIdxW-1:0]   sa_vc_o,          // cycle t: its output VC
-  output logic [NumVcs-1:0]          tail_ready_o,     // cycle t: ACTIVE with a tail at the front
+  output logic [NumVcs-1:0]          tail_ready_o,     // cycle t: ACTIVE with a tail at the front (Mutant 2; else 0)
   input  logic [VcIdxW-1:0]          sa_sel_vc_i,      // cycle t: the VC the port offers
   input  logic                       sa_win_i,         // cycle t: it won; its front flit leaves
   output logic [FlitW-1:0]           xb_flit_o,        // cycle t: front flit of sa_sel_vc_i (VC field 0)
@@ -174,7 +175,12 @@ module torx_input_unit #(
     assign sa_port_o[v*PortW +: PortW] = va_port_o[v*PortW +: PortW];
     assign sa_vc_o[v*VcIdxW +: VcIdxW] =
         (state == torx_pkg::IvcActive) ? ivc_out_vc_q[v*VcIdxW +: VcIdxW] : va_grant_vc_i[v*VcIdxW +: VcIdxW];
-    assign tail_ready_o[v] = nonempty && (state == torx_pkg::IvcActive) && front_tail;
+    if (Mutant == 2) begin : gen_mutant_tail_ready
+      // Only Mutant 2 looks at it (torx_output_unit): without it the signal is constant.
+      assign tail_ready_o[v] = nonempty && (state == torx_pkg::IvcActive) && front_tail;
+    end else begin : gen_no_tail_ready
+      assign tail_ready_o[v] = 1'b0;
+    end
     assign routed_invalid[v] = nonempty && (state == torx_pkg::IvcIdle) && front_route[RouteW-1];
 `ifdef SYNTHESIS
     logic unused_front_head;   // read only by the assertions
