@@ -5,6 +5,7 @@
 # incrementally.
 #   scripts/setup.sh              # Release build in ./build
 #   scripts/setup.sh --plots      # also python3-matplotlib, for the figures of scripts/reproduce_tseng.py
+#   scripts/setup.sh --synth      # also yosys, for the area figures of scripts/synth.sh
 #   BUILD_DIR=out JOBS=4 scripts/setup.sh
 # Installing needs root: run it as root (a bare Debian machine has no sudo), or as a user who may
 # run `sudo apt-get`. A user with neither can have an administrator run the apt-get line it prints,
@@ -15,16 +16,18 @@ BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
 # libgmock-dev: Debian's GTest CMake package refers to it; libsystemc-dev: the cycle-accurate model
-# (models/). (Verilator joins this list with the RTL twin of the router.)
+# (models/); verilator: the RTL router (hw/).
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libsystemc-dev python3)
+          libfmt-dev libsystemc-dev python3 verilator)
 for arg in "$@"; do
   case $arg in
     # Optional: only the reproduction figures need matplotlib, and it brings numpy, scipy, pythran
     # and the Boost headers with it.
     --plots) packages+=(python3-matplotlib) ;;
-    -h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "[setup] unknown option '$arg' (known: --plots)" >&2; exit 2 ;;
+    # Optional: yosys, for the area figures of scripts/synth.sh.
+    --synth) packages+=(yosys) ;;
+    -h|--help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "[setup] unknown option '$arg' (known: --plots, --synth)" >&2; exit 2 ;;
   esac
 done
 

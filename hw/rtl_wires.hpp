@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Verilated router's wires as C++ sees them: bit access to Verilator's port types (CData ..
+// QData integers, VlWide word arrays) and the flit's layout on the wires, which mirrors torx_pkg.sv
+// (docs/rtl.md, "The flit on the wires"). Converting a C++ Flit to wires and back is lossless for
+// every field but Flit::due, which is the C++ links' bookkeeping and not a wire.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/topology.hpp"
+#include "models/flit.hpp"
+
+namespace torx::rtl {
+
+// --- torx_pkg.sv, mirrored -------------------------------------------------------------------------
+inline constexpr unsigned kVcFieldW = 8;
+inline constexpr unsigned kStartDimW = 4;
+inline constexpr unsigned kPrioW = 8;
+inline constexpr unsigned kTagW = 64;
+inline constexpr unsigned kSideVc = 0;
+inline constexpr unsigned kSideHead = kSideVc + kVcFieldW;
+inline constexpr unsigned kSideTail = kSideHead + 1;
+inline constexpr unsigned kSideStartDim = kSideTail + 1;
+inline constexpr unsigned kSidePrio = kSideStartDim + kStartDimW;
+inline constexpr unsigned kSideTag = kSidePrio + kPrioW;
+inline constexpr unsigned kSideW = kSideTag + kTagW;
+
+// torx_pkg::clog2w: bits to index n things, at least 1.
+constexpr unsigned clog2w(unsigned n) {
+  unsigned w = 0;
+  while ((1u << w) < n) ++w;
+  return w == 0 ? 1 : w;
+}
+
+// Error codes of the configuration ports (torx_pkg::cfg_err_e), in words.
+const char* cfg_error_text(unsigned code);
+
+// --- bit access ------------------------------------------------------------------------------------
+// Reads `width` <= 64 bits at `lsb` of a little-endian array of 32-bit words.
+inline uint64_t get_word_bits(const uint32_t* w, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  unsigned got = 0;
+  while (got < width) {
+    const unsigned bit = lsb + got;
+    const unsigned off = bit % 32;
+    const unsigned take = (32 - off) < (width - got) ? (32 - off) : (width - got);
+    const uint64_t part = (static_cast<uint64_t>(w[bit / 32]) >> off) & ((uint64_t{1} << take) - 1);
+    v |= part << got;
+    got += take;
+  }
+  return v;
+}
+inline void put_word_bits(uint32_t* w, unsigned lsb, unsigned width, uint64_t v) {
+  unsigned put = 0;
+  while (put < width) {
+    const unsigned bit = lsb + put;
+    const unsigned off = bit % 32;
+    const unsigned take = (32 - off) < (width - put) ? (32 - off) : (width - put);
+    const uint32_t mask = static_cast<uint32_t>(((uint64_t{1} << take) - 1) << off);
+    w[bit / 32] = (w[bit / 32] & ~mask) | (static_cast<uint32_t>((v >> put) << off) & mask);
+    put += take;
+  }
+}
+
+// The same on a Verilated port or variable: an integer (CData, SData, IData, QData) or a VlWide.
+template <class T>
+uint64_t get_bits(const T& sig, unsigned lsb, unsigned width) {
+  if constexpr (std::is_integral_v<T>) {
+    const uint64_t v = static_cast<uint64_t>(sig) >> lsb;
+    return width >= 64 ? v : v & ((uint64_t{1} << width) - 1);
+  } else {
+    return get_word_bits(sig.data(), lsb, width);
+  }
+}
+template <class T>
+void put_bits(T& sig, unsigned lsb, unsigned width, uint64_t v) {
+  if constexpr (std::is_integral_v<T>) {
+    const uint64_t mask = (width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1)) << lsb;
+    sig = static_cast<T>((static_cast<uint64_t>(sig) & ~mask) | ((v << lsb) & mask));
+  } else {
+    put_word_bits(sig.data(), lsb, width, v);
+  }
+}
+
+// --- the flit on the wires ---------------------------------------------------------------------------
+// Field offsets of a flit of a router with `ndims` dimensions, `coord_w` bits per coordinate and
+// `flit_bytes` bytes of payload (torx_pkg::flit_w).
+struct FlitLayout {
+  unsigned ndims = 1;
+  unsigned coord_w = 1;
+  unsigned flit_bytes = 32;
+
+  unsigned neg() const { return kSideW; }
+  unsigned dest(unsigned d) const { return kSideW + ndims + d * coord_w; }
+  unsigned payload(unsigned word) const { return kSideW + ndims + ndims * coord_w + 64 * word; }
+  unsigned width() const { return kSideW + ndims + ndims * coord_w + 8 * flit_bytes; }
+};
+
+// Node ids <-> coordinates (the hardware carries coordinates).
+struct NodeCoords {
+  unsigned ndims = 0;
+  int32_t radix[sw::kMaxDims] = {};
+  int32_t stride[sw::kMaxDims] = {};
+  explicit NodeCoords(const sw::Topology& topo) : ndims(static_cast<unsigned>(topo.ndims())) {
+    for (unsigned d = 0; d < ndims; ++d) {
+      radix[d] = topo.radix(static_cast<int>(d));
+      stride[d] = topo.stride(static_cast<int>(d));
+    }
+  }
+};
+
+// Writes flit `f` at bit `base` of `sig` (every field; `payload_words` payload words, the rest 0).
+template <class T>
+void pack_flit(T& sig, unsigned base, const FlitLayout& l, const NodeCoords& nc, uint32_t payload_words,
+               const model::Flit& f) {
+  put_bits(sig, base + kSideVc, kVcFieldW, f.vc);
+  put_bits(sig, base + kSideHead, 1, f.head() ? 1 : 0);
+  put_bits(sig, base + kSideTail, 1, f.tail() ? 1 : 0);
+  put_bits(sig, base + kSideStartDim, kStartDimW, f.start_dim);
+  put_bits(sig, base + kSidePrio, kPrioW, f.priority);
+  put_bits(sig, base + kSideTag, 32, f.msg);
+  put_bits(sig, base + kSideTag + 32, 32, f.seq);
+  put_bits(sig, base + l.neg(), l.ndims, f.neg_mask);
+  for (unsigned d = 0; d < l.ndims; ++d)
+    put_bits(sig, base + l.dest(d), l.coord_w, static_cast<uint64_t>((f.dest / nc.stride[d]) % nc.radix[d]));
+  for (unsigned w = 0; w < l.flit_bytes / 8; ++w)
+    put_bits(sig, base + l.payload(w), 64, w < payload_words ? f.payload[w] : 0);
+}
+
+// Reads the flit at bit `base` of `sig`; Flit::due stays 0.
+template <class T>
+void unpack_flit(const T& sig, unsigned base, const FlitLayout& l, const NodeCoords& nc, uint32_t payload_words,
+                 model::Flit& f) {
+  f = model::Flit{};
+  f.vc = static_cast<uint8_t>(get_bits(sig, base + kSideVc, kVcFieldW));
+  f.kind = static_cast<uint8_t>((get_bits(sig, base + kSideHead, 1) ? model::kFlitHead : 0) |
+                                (get_bits(sig, base + kSideTail, 1) ? model::kFlitTail : 0));
+  f.start_dim = static_cast<uint8_t>(get_bits(sig, base + kSideStartDim, kStartDimW));
+  f.priority = static_cast<uint8_t>(get_bits(sig, base + kSidePrio, kPrioW));
+  f.msg = static_cast<uint32_t>(get_bits(sig, base + kSideTag, 32));
+  f.seq = static_cast<uint32_t>(get_bits(sig, base + kSideTag + 32, 32));
+  f.neg_mask = static_cast<uint32_t>(get_bits(sig, base + l.neg(), l.ndims));
+  int32_t dest = 0;
+  for (unsigned d = 0; d < l.ndims; ++d)
+    dest += static_cast<int32_t>(get_bits(sig, base + l.dest(d), l.coord_w)) * nc.stride[d];
+  f.dest = dest;
+  for (unsigned w = 0; w < l.flit_bytes / 8 && w < model::kMaxFlitWords; ++w)
+    f.payload[w] = w < payload_words ? get_bits(sig, base + l.payload(w), 64) : 0;
+}
+
+}  // namespace torx::rtl

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// torx_input_unit: one router input port (C++ twin: InputUnit and the InputVc registers,
+// models/input_unit.hpp): the input pipeline (stages 1 .. P-1), one FIFO per VC, and per VC the
+// registers of the worm at the FIFO's front, named as docs/timing-contract.md's snapshot:
+//   ivc_state_q      IDLE / WAIT_VC / ACTIVE (torx_pkg::ivc_state_e)
+//   ivc_out_port_q   output port of the worm          (valid in WAIT_VC and ACTIVE)
+//   ivc_out_class_q  VC class it asked for             (valid in WAIT_VC and ACTIVE)
+//   ivc_out_vc_q     output VC it owns                 (valid in ACTIVE)
+//   ivc_count_q      flits in the FIFO (not counting the pipeline)
+// Every register is a flat vector, VC v at [v*W +: W].
+//
+// Cycle contract (docs/timing-contract.md, "Router pipeline"):
+//   - a flit on flit_i in cycle t passes P-1 non-stalling stage registers and is written into the
+//     FIFO of its VC (its sideband VC field) at the end of cycle t+P-1 (P = 1: the end of t); credits
+//     guarantee room. As it is written, the routing unit looks it up (wr_* / wr_route_i) and the
+//     route is kept next to the flit;
+//   - stage P, cycle t, from the registers at the start of t: an IDLE VC with a flit at the front
+//     takes the route stored with it (ivc_out_port_q / ivc_out_class_q from the end of t) and asks
+//     the VC allocator (va_req_o), as does a WAIT_VC VC; a VC granted in t (va_grant_i) is ACTIVE from
+//     the end of t and may already offer its flit to the switch in t (sa_ready_o);
+//   - the switch allocator's input stage picks sa_sel_vc_i, whose front flit is on xb_flit_o; if it
+//     wins (sa_win_i) the flit leaves the FIFO in t, and the freed slot's credit is on credit_*_o
+//     from the end of t (Mutant 1: from the end of t+1). A leaving tail returns the VC to IDLE.
+//
+// Parameters:
+//   NumVcs          VCs of this port (C x V on a network port, 1 on an injection port)
+//   BufferDepth     D, flits per VC FIFO
+//   PipelineStages  P >= 1
+//   FlitW           flit width (torx_pkg::flit_w)
+//   PortW, ClassW   widths of an output port number and of a VC class
+//   VcIdxW          width of a VC number within a port (the router's widest port)
+//   Mutant          1: the credit for a freed slot is returned one cycle late; 2: tail_ready_o for
+//                   torx_output_unit's mutant; 0: none
+`include "torx_pkg.sv"
+
+module torx_input_unit #(
+  parameter int unsigned NumVcs = 2,
+  parameter int unsigned BufferDepth = 8,
+  parameter int unsigned PipelineStages = 2,
+  parameter int unsigned FlitW = 128,
+  parameter int unsigned PortW = 3,
+  parameter int unsigned ClassW = 1,
+  parameter int unsigned VcIdxW = 1,
+  parameter int unsigned Mutant = 0,
+  localparam int unsigned RouteW = PortW + ClassW + 1,
+  localparam int unsigned StateW = torx_pkg::IvcStateW,
+  localparam int unsigned CountW = $clog2(BufferDepth + 1)
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+  // Link.
+  input  logic                       flit_valid_i,     // cycle t: a flit arrives
+  input  logic [FlitW-1:0]           flit_i,           // cycle t: the flit (its VC in the sideband)
+  output logic                       credit_valid_o,   // registered: a slot was freed in cycle t
+  output logic [VcIdxW-1:0]          credit_vc_o,      // registered: its VC
+  // Routing lookup of the flit written into the FIFO in this cycle.
+  output logic                       wr_valid_o,       // cycle t: a flit is written at the end of t
+  output logic [FlitW-1:0]           wr_flit_o,        // cycle t: that flit
+  input  logic [RouteW-1:0]          wr_route_i,       // cycle t: its route {invalid, class, port}
+  // Stage P, per VC.
+  output logic [NumVcs-1:0]          nonempty_o,       // cycle t: a flit at the front (due)
+  output logic [NumVcs-1:0]          va_req_o,         // cycle t: a routed head asks for an output VC
+  output logic [NumVcs*PortW-1:0]    va_port_o,        // cycle t: ... on this output port
+  output logic [NumVcs*ClassW-1:0]   va_class_o,       // cycle t: ... of this class
+  input  logic [NumVcs-1:0]          va_grant_i,       // cycle t: the request is granted
+  input  logic [NumVcs*VcIdxW-1:0]   va_grant_vc_i,    // cycle t: ... this output VC
+  output logic [NumVcs-1:0]          sa_ready_o,       // cycle t: holds an output VC (credits not checked)
+  output logic [NumVcs*PortW-1:0]    sa_port_o,        // cycle t: its output port
+  output logic [NumVcs*VcIdxW-1:0]   sa_vc_o,          // cycle t: its output VC
+  output logic [NumVcs-1:0]          tail_ready_o,     // cycle t: ACTIVE with a tail at the front (Mutant 2; else 0)
+  input  logic [VcIdxW-1:0]          sa_sel_vc_i,      // cycle t: the VC the port offers
+  input  logic                       sa_win_i,         // cycle t: it won; its front flit leaves
+  output logic [FlitW-1:0]           xb_flit_o,        // cycle t: front flit of sa_sel_vc_i (VC field 0)
+  output logic                       route_error_o,    // cycle t: a head was routed to an invalid entry
+  output logic                       empty_o           // cycle t: no flit in the pipeline or the FIFOs
+);
+
+  localparam int unsigned VcFieldW = torx_pkg::VcFieldW;
+  localparam int unsigned BodyW = FlitW - VcFieldW;        // a flit without its link VC
+  localparam int unsigned EntryW = BodyW + RouteW;          // a FIFO slot: {route, body}
+  localparam int unsigned PtrW = torx_pkg::clog2w(BufferDepth);
+  localparam int unsigned VcW = torx_pkg::clog2w(NumVcs);   // VCs of this port
+
+  // ---------------------------------------------------------------------------------------------
+  // Stages 1 .. P-1: the input pipeline (never stalls)
+  // ---------------------------------------------------------------------------------------------
+  logic pipe_empty;
+  if (PipelineStages == 1) begin : gen_no_pipe
+    assign wr_valid_o = flit_valid_i;
+    assign wr_flit_o = flit_i;
+    assign pipe_empty = 1'b1;
+  end else begin : gen_pipe
+    localparam int unsigned Regs = PipelineStages - 1;
+    logic [Regs-1:0] pipe_valid_q, pipe_valid_d;
+    logic [Regs*FlitW-1:0] pipe_flit_q, pipe_flit_d;  // data: not reset, qualified by pipe_valid_q
+
+    always_comb begin
+      pipe_valid_d[0] = flit_valid_i;
+      pipe_flit_d[0 +: FlitW] = flit_i;
+      for (int unsigned s = 1; s < Regs; s++) begin
+        pipe_valid_d[s] = pipe_valid_q[s-1];
+        pipe_flit_d[s*FlitW +: FlitW] = pipe_flit_q[(s-1)*FlitW +: FlitW];
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) pipe_valid_q <= '0;
+      else pipe_valid_q <= pipe_valid_d;
+    end
+    always_ff @(posedge clk_i) begin
+      pipe_flit_q <= pipe_flit_d;
+    end
+    assign wr_valid_o = pipe_valid_q[Regs-1];
+    assign wr_flit_o = pipe_flit_q[(Regs-1)*FlitW +: FlitW];
+    assign pipe_empty = ~|pipe_valid_q;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // VC FIFOs and VC registers
+  // ---------------------------------------------------------------------------------------------
+  logic [NumVcs*StateW-1:0] ivc_state_q /*verilator public_flat_rd*/, ivc_state_d;
+  logic [NumVcs*PortW-1:0] ivc_out_port_q /*verilator public_flat_rd*/, ivc_out_port_d;
+  logic [NumVcs*ClassW-1:0] ivc_out_class_q /*verilator public_flat_rd*/, ivc_out_class_d;
+  logic [NumVcs*VcIdxW-1:0] ivc_out_vc_q /*verilator public_flat_rd*/, ivc_out_vc_d;
+  logic [NumVcs*CountW-1:0] ivc_count_q /*verilator public_flat_rd*/, ivc_count_d;
+  logic [NumVcs*PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d;
+  logic [EntryW-1:0] fifo_q [NumVcs*BufferDepth];  // the buffer RAM (not reset)
+
+  logic [VcW-1:0] wr_vc, sel_vc;
+  logic [VcFieldW-1:0] wr_link_vc;
+  logic [BodyW-1:0] sel_body;
+  logic [NumVcs-1:0] routed_invalid;
+
+  assign wr_link_vc = wr_flit_o[torx_pkg::SideVc +: VcFieldW];
+  assign wr_vc = VcW'(wr_link_vc);
+  assign sel_vc = VcW'(sa_sel_vc_i);
+
+  always_ff @(posedge clk_i) begin
+    if (wr_valid_o) begin
+      fifo_q[32'(wr_vc) * BufferDepth + 32'(wr_ptr_q[wr_vc*PtrW +: PtrW])] <=
+          {wr_route_i, wr_flit_o[FlitW-1:VcFieldW]};
+    end
+  end
+
+  assign sel_body = BodyW'(fifo_q[32'(sel_vc) * BufferDepth + 32'(rd_ptr_q[sel_vc*PtrW +: PtrW])]);
+  assign xb_flit_o = {sel_body, {VcFieldW{1'b0}}};
+
+  for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
+    logic front_head, front_tail;
+    logic [RouteW-1:0] front_route;
+    logic [StateW-1:0] state;
+    logic nonempty, pop, push;
+    logic [PtrW-1:0] rd_ptr, wr_ptr;
+    logic [CountW-1:0] count;
+
+    assign state = ivc_state_q[v*StateW +: StateW];
+    assign count = ivc_count_q[v*CountW +: CountW];
+    assign rd_ptr = rd_ptr_q[v*PtrW +: PtrW];
+    assign wr_ptr = wr_ptr_q[v*PtrW +: PtrW];
+    assign nonempty = (count != '0);
+    // The FIFO slot holds the flit without its link VC: sideband bit b sits at b - VcFieldW.
+    assign front_head = fifo_q[v * BufferDepth + 32'(rd_ptr)][torx_pkg::SideHead - VcFieldW];
+    assign front_tail = fifo_q[v * BufferDepth + 32'(rd_ptr)][torx_pkg::SideTail - VcFieldW];
+    assign front_route = fifo_q[v * BufferDepth + 32'(rd_ptr)][BodyW +: RouteW];
+    assign pop = sa_win_i && (sel_vc == VcW'(v));
+    assign push = wr_valid_o && (wr_vc == VcW'(v));
+
+    // Requests of stage P.
+    assign nonempty_o[v] = nonempty;
+    assign va_req_o[v] = nonempty && (state != torx_pkg::IvcActive);
+    assign va_port_o[v*PortW +: PortW] =
+        (state == torx_pkg::IvcIdle) ? front_route[PortW-1:0] : ivc_out_port_q[v*PortW +: PortW];
+    assign va_class_o[v*ClassW +: ClassW] =
+        (state == torx_pkg::IvcIdle) ? front_route[PortW +: ClassW] : ivc_out_class_q[v*ClassW +: ClassW];
+    assign sa_ready_o[v] = nonempty && (state == torx_pkg::IvcActive || va_grant_i[v]);
+    assign sa_port_o[v*PortW +: PortW] = va_port_o[v*PortW +: PortW];
+    assign sa_vc_o[v*VcIdxW +: VcIdxW] =
+        (state == torx_pkg::IvcActive) ? ivc_out_vc_q[v*VcIdxW +: VcIdxW] : va_grant_vc_i[v*VcIdxW +: VcIdxW];
+    if (Mutant == 2) begin : gen_mutant_tail_ready
+      // Only Mutant 2 looks at it (torx_output_unit): without it the signal is constant.
+      assign tail_ready_o[v] = nonempty && (state == torx_pkg::IvcActive) && front_tail;
+    end else begin : gen_no_tail_ready
+      assign tail_ready_o[v] = 1'b0;
+    end
+    assign routed_invalid[v] = nonempty && (state == torx_pkg::IvcIdle) && front_route[RouteW-1];
+`ifdef SYNTHESIS
+    logic unused_front_head;   // read only by the assertions
+    assign unused_front_head = front_head;
+`endif
+
+    // Next state: route (IDLE), grant (-> ACTIVE), tail leaves (-> IDLE), in this order.
+    always_comb begin
+      ivc_state_d[v*StateW +: StateW] = state;
+      ivc_out_port_d[v*PortW +: PortW] = ivc_out_port_q[v*PortW +: PortW];
+      ivc_out_class_d[v*ClassW +: ClassW] = ivc_out_class_q[v*ClassW +: ClassW];
+      ivc_out_vc_d[v*VcIdxW +: VcIdxW] = ivc_out_vc_q[v*VcIdxW +: VcIdxW];
+      if (nonempty && state == torx_pkg::IvcIdle) begin
+        ivc_state_d[v*StateW +: StateW] = torx_pkg::IvcWaitVc;
+        ivc_out_port_d[v*PortW +: PortW] = front_route[PortW-1:0];
+        ivc_out_class_d[v*ClassW +: ClassW] = front_route[PortW +: ClassW];
+      end
+      if (va_grant_i[v]) begin
+        ivc_state_d[v*StateW +: StateW] = torx_pkg::IvcActive;
+        ivc_out_vc_d[v*VcIdxW +: VcIdxW] = va_grant_vc_i[v*VcIdxW +: VcIdxW];
+      end
+      if (pop && front_tail) ivc_state_d[v*StateW +: StateW] = torx_pkg::IvcIdle;
+      ivc_count_d[v*CountW +: CountW] = count + CountW'(push) - CountW'(pop);
+      rd_ptr_d[v*PtrW +: PtrW] = !pop ? rd_ptr :
+                                 (32'(rd_ptr) == BufferDepth - 1) ? '0 : rd_ptr + PtrW'(1);
+      wr_ptr_d[v*PtrW +: PtrW] = !push ? wr_ptr :
+                                 (32'(wr_ptr) == BufferDepth - 1) ? '0 : wr_ptr + PtrW'(1);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned v = 0; v < NumVcs; v++) ivc_state_q[v*StateW +: StateW] <= torx_pkg::IvcIdle;
+      ivc_out_port_q <= '0;
+      ivc_out_class_q <= '0;
+      ivc_out_vc_q <= '0;
+      ivc_count_q <= '0;
+      rd_ptr_q <= '0;
+      wr_ptr_q <= '0;
+    end else begin
+      ivc_state_q <= ivc_state_d;
+      ivc_out_port_q <= ivc_out_port_d;
+      ivc_out_class_q <= ivc_out_class_d;
+      ivc_out_vc_q <= ivc_out_vc_d;
+      ivc_count_q <= ivc_count_d;
+      rd_ptr_q <= rd_ptr_d;
+      wr_ptr_q <= wr_ptr_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Credit for the freed slot (registered output)
+  // ---------------------------------------------------------------------------------------------
+  logic credit_valid_q;
+  logic [VcIdxW-1:0] credit_vc_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credit_valid_q <= 1'b0;
+      credit_vc_q <= '0;
+    end else begin
+      credit_valid_q <= sa_win_i;
+      credit_vc_q <= sa_win_i ? sa_sel_vc_i : '0;
+    end
+  end
+
+  if (Mutant == 1) begin : gen_mutant_late_credit
+    // Mutant 1: one more register on the credit path, the credit reaches the link a cycle late.
+    logic late_valid_q;
+    logic [VcIdxW-1:0] late_vc_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        late_valid_q <= 1'b0;
+        late_vc_q <= '0;
+      end else begin
+        late_valid_q <= credit_valid_q;
+        late_vc_q <= credit_vc_q;
+      end
+    end
+    assign credit_valid_o = late_valid_q;
+    assign credit_vc_o = late_vc_q;
+  end else begin : gen_credit
+    assign credit_valid_o = credit_valid_q;
+    assign credit_vc_o = credit_vc_q;
+  end
+
+  assign route_error_o = |routed_invalid;
+  assign empty_o = pipe_empty && (ivc_count_q == '0);
+
+`ifndef SYNTHESIS
+  initial begin
+    if (PipelineStages < 1) $fatal(1, "torx_input_unit: PipelineStages must be at least 1");
+    if (BufferDepth < 1) $fatal(1, "torx_input_unit: BufferDepth must be at least 1");
+    if (NumVcs > (1 << VcIdxW)) $fatal(1, "torx_input_unit: VcIdxW too narrow for NumVcs");
+  end
+  // A flit arrives only on a VC of the port with room in its FIFO (the upstream credit counter).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && wr_valid_o) begin
+      assert (32'(wr_link_vc) < NumVcs) else $error("torx_input_unit: flit on VC %0d of %0d", wr_link_vc, NumVcs);
+      assert (32'(ivc_count_q[wr_vc*CountW +: CountW]) < BufferDepth || (sa_win_i && sel_vc == wr_vc))
+        else $error("torx_input_unit: FIFO overflow on VC %0d (upstream credit counter out of step)", wr_vc);
+    end
+  end
+  // Wormhole order: an idle VC's front flit is a head.
+  for (genvar v = 0; v < NumVcs; v++) begin : gen_assert_vc
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && gen_vc[v].nonempty && gen_vc[v].state == torx_pkg::IvcIdle) begin
+        assert (gen_vc[v].front_head) else $error("torx_input_unit: VC %0d: a body flit at the front of an idle VC", v);
+      end
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: Apache-2.0
+// torx_router: the torx router, an input-queued virtual-channel wormhole router with credit flow
+// control and table-driven routing (C++ twin: Router, models/router.hpp, behind the RouterCore
+// boundary of models/router_core.hpp). Its cycle behaviour is docs/timing-contract.md, which this
+// RTL implements register for register; docs/rtl.md maps the modules and the flit format.
+//
+//   torx_input_unit   x ports   pipeline stages 1 .. P-1, VC FIFOs, ivc_* registers
+//   torx_routing_unit           table RAM, image loader (configuration port), one lookup per input
+//   torx_vc_alloc               fair VC allocation per (output port, class): va_rr_q, va_vc_rr_q
+//   torx_sw_alloc               separable input-first round robin: sa_in_rr_q, sa_out_rr_q
+//   torx_crossbar               winning flits to their outputs
+//   torx_output_unit  x ports   ovc_credits_q, ovc_owner_q, the output registers
+//
+// Ports (docs/timing-contract.md, "The router boundary"): network ports 0 .. 2N-1 (+x, -x, +y, ...),
+// then local ports 2N .. 2N+K-1 (input: injection channel k, output: ejection channel k). Per-port
+// signals are flat vectors, port p at [p*W +: W]. A network port carries C x V VCs (class c owns
+// VCs c*V .. c*V+V-1), a local port one VC.
+//
+// Cycle contract: inputs are what the links deliver in cycle t; every output is a register that
+// holds what the router pushed in cycle t from the edge that ends t. A flit on flit_i in cycle t can
+// leave in cycle t+P (in flit_o from the end of t+P) if uncontended. The routing image must be
+// loaded through cfg_* (cfg_done_o) before the first flit; rst_ni clears the loader's status, so a
+// reset router needs its image again.
+//
+// Parameters:
+//   NumDims         N, network dimensions (2N network ports), 1 .. 15
+//   NumLocal        K, local ports: 1 (one-port) or 2N (all-port)
+//   NumClasses      C = dateline classes x order classes; the image's shape word must agree
+//   VcsPerClass     V
+//   BufferDepth     D, flits per input VC FIFO (also the reset credit count of every output VC)
+//   PipelineStages  P >= 1 (router_latency)
+//   FlitBytes       payload bytes per flit (a multiple of 8)
+//   MaxRadix        largest radix per dimension (coordinates are clog2(MaxRadix) bits)
+//   Mutant          0: none; 1..4: the deliberate bugs of docs/rtl.md, "Mutants", for the
+//                   co-simulation's proof (a separate build each)
+`include "torx_pkg.sv"
+
+module torx_router #(
+  parameter int unsigned NumDims = 2,
+  parameter int unsigned NumLocal = 1,
+  parameter int unsigned NumClasses = 2,
+  parameter int unsigned VcsPerClass = 1,
+  parameter int unsigned BufferDepth = 8,
+  parameter int unsigned PipelineStages = 2,
+  parameter int unsigned FlitBytes = 32,
+  parameter int unsigned MaxRadix = 64,
+  parameter int unsigned Mutant = 0,
+  localparam int unsigned NumNetPorts = 2 * NumDims,
+  localparam int unsigned NumPorts = NumNetPorts + NumLocal,
+  localparam int unsigned NetVcs = NumClasses * VcsPerClass,
+  localparam int unsigned TotalVcs = NumNetPorts * NetVcs + NumLocal,
+  localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
+  localparam int unsigned FlitW /*verilator public*/ = torx_pkg::flit_w(NumDims, CoordW, FlitBytes),
+  localparam int unsigned VcIdxW = torx_pkg::clog2w(NetVcs),
+  localparam int unsigned BlockedW = $clog2(TotalVcs + 1),
+  localparam int unsigned CfgWordW = torx_pkg::CfgWordW
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  input  logic [31:0]                   node_id_i,         // static: node id the image must name
+  // Configuration port (torx_routing_unit): the routing image, word by word, before the first flit.
+  input  logic                          cfg_valid_i,       // cycle t: cfg_data_i is the next word
+  input  logic [31:0]                   cfg_data_i,
+  input  logic                          cfg_last_i,        // cycle t: it is the last word
+  output logic                          cfg_done_o,        // after the last word: accepted
+  output logic                          cfg_error_o,       // after the last word: refused ...
+  output logic [CfgWordW-1:0]           cfg_error_word_o,  // ... at this word ...
+  output logic [torx_pkg::CfgErrW-1:0]  cfg_error_code_o,  // ... for this reason (torx_pkg::cfg_err_e)
+  // Links in (cycle t).
+  input  logic [NumPorts-1:0]           flit_valid_i,      // a flit arrives at input p
+  input  logic [NumPorts*FlitW-1:0]     flit_i,            // the flit, its VC in the sideband
+  input  logic [NumPorts-1:0]           credit_valid_i,    // a credit arrives at output p
+  input  logic [NumPorts*VcIdxW-1:0]    credit_vc_i,       // its VC
+  // Links out (registered: pushed in cycle t, valid from the end of t).
+  output logic [NumPorts-1:0]           flit_valid_o,      // a flit leaves on output p
+  output logic [NumPorts*FlitW-1:0]     flit_o,            // the flit, VC field = output VC
+  output logic [NumPorts-1:0]           credit_valid_o,    // a credit leaves input p upstream
+  output logic [NumPorts*VcIdxW-1:0]    credit_vc_o,       // the VC whose slot was freed
+  // Status.
+  output logic [BlockedW-1:0]           stat_blocked_o,    // registered: input VCs whose due front flit did not leave in t
+  output logic                          route_error_o,     // registered, sticky: a head met an invalid table entry
+  output logic                          quiescent_o        // no flit in a pipeline stage or a FIFO
+);
+
+  localparam int unsigned PortW = torx_pkg::clog2w(NumPorts);
+  localparam int unsigned ClassW = torx_pkg::clog2w(NumClasses);
+  localparam int unsigned IvcW = $clog2(TotalVcs + 1);
+  localparam int unsigned RouteW = PortW + ClassW + 1;
+  localparam int unsigned StartDimW = torx_pkg::StartDimW;
+  localparam int unsigned SideW = torx_pkg::SideW;
+
+  // First input VC (equally: output VC) of a port, as a router-wide index.
+  function automatic int unsigned first_vc(input int unsigned port);
+    first_vc = (port < NumNetPorts) ? port * NetVcs : NumNetPorts * NetVcs + (port - NumNetPorts);
+  endfunction
+
+  // --- per port ---
+  logic [NumPorts-1:0] wr_valid, in_empty, in_route_error;
+  logic [NumPorts*FlitW-1:0] wr_flit, xb_in_flit, xb_out_flit;
+  logic [NumPorts*RouteW-1:0] wr_route;
+  logic [NumPorts*NumDims*CoordW-1:0] lk_dest;
+  logic [NumPorts*NumDims-1:0] lk_neg;
+  logic [NumPorts*StartDimW-1:0] lk_start;
+  logic [NumPorts*VcIdxW-1:0] sa_in_vc;
+  logic [NumPorts-1:0] sa_in_win, sa_out_valid;
+  logic [NumPorts*PortW-1:0] sa_out_port;
+  // --- per input VC (router-wide index) ---
+  logic [TotalVcs-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, tail_ready;
+  logic [TotalVcs*PortW-1:0] va_port, sa_port;
+  logic [TotalVcs*ClassW-1:0] va_class;
+  logic [TotalVcs*VcIdxW-1:0] va_grant_vc, sa_vc;
+  // --- per output VC (router-wide index) ---
+  logic [TotalVcs-1:0] ovc_credit_ok, ovc_free, ovc_grant;
+  logic [TotalVcs*IvcW-1:0] ovc_grant_ivc;
+
+  // Header fields of the flits entering the FIFOs, for the routing lookups.
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_lookup
+    assign lk_start[p*StartDimW +: StartDimW] = wr_flit[p*FlitW + torx_pkg::SideStartDim +: StartDimW];
+    assign lk_neg[p*NumDims +: NumDims] = wr_flit[p*FlitW + SideW +: NumDims];
+    assign lk_dest[p*NumDims*CoordW +: NumDims*CoordW] = wr_flit[p*FlitW + SideW + NumDims +: NumDims*CoordW];
+  end
+  // Every flit is looked up as it is written; only the header fields matter (and only for heads).
+  logic unused_lookup;
+  assign unused_lookup = ^{wr_valid, wr_flit};
+
+  torx_routing_unit #(
+    .NumDims   (NumDims),
+    .NumLocal  (NumLocal),
+    .NumClasses(NumClasses),
+    .MaxRadix  (MaxRadix),
+    .Mutant    (Mutant)
+  ) u_routing_unit (
+    .clk_i,
+    .rst_ni,
+    .node_id_i,
+    .cfg_valid_i,
+    .cfg_data_i,
+    .cfg_last_i,
+    .cfg_done_o,
+    .cfg_error_o,
+    .cfg_error_word_o,
+    .cfg_error_code_o,
+    .lk_dest_i (lk_dest),
+    .lk_neg_i  (lk_neg),
+    .lk_start_i(lk_start),
+    .lk_route_o(wr_route)
+  );
+
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_port
+    localparam int unsigned Vcs = (p < NumNetPorts) ? NetVcs : 1;
+    localparam int unsigned FirstVc = first_vc(p);
+
+    torx_input_unit #(
+      .NumVcs        (Vcs),
+      .BufferDepth   (BufferDepth),
+      .PipelineStages(PipelineStages),
+      .FlitW         (FlitW),
+      .PortW         (PortW),
+      .ClassW        (ClassW),
+      .VcIdxW        (VcIdxW),
+      .Mutant        (Mutant)
+    ) u_input_unit (
+      .clk_i,
+      .rst_ni,
+      .flit_valid_i (flit_valid_i[p]),
+      .flit_i       (flit_i[p*FlitW +: FlitW]),
+      .credit_valid_o(credit_valid_o[p]),
+      .credit_vc_o  (credit_vc_o[p*VcIdxW +: VcIdxW]),
+      .wr_valid_o   (wr_valid[p]),
+      .wr_flit_o    (wr_flit[p*FlitW +: FlitW]),
+      .wr_route_i   (wr_route[p*RouteW +: RouteW]),
+      .nonempty_o   (ivc_nonempty[FirstVc +: Vcs]),
+      .va_req_o     (va_req[FirstVc +: Vcs]),
+      .va_port_o    (va_port[FirstVc*PortW +: Vcs*PortW]),
+      .va_class_o   (va_class[FirstVc*ClassW +: Vcs*ClassW]),
+      .va_grant_i   (va_grant[FirstVc +: Vcs]),
+      .va_grant_vc_i(va_grant_vc[FirstVc*VcIdxW +: Vcs*VcIdxW]),
+      .sa_ready_o   (sa_ready[FirstVc +: Vcs]),
+      .sa_port_o    (sa_port[FirstVc*PortW +: Vcs*PortW]),
+      .sa_vc_o      (sa_vc[FirstVc*VcIdxW +: Vcs*VcIdxW]),
+      .tail_ready_o (tail_ready[FirstVc +: Vcs]),
+      .sa_sel_vc_i  (sa_in_vc[p*VcIdxW +: VcIdxW]),
+      .sa_win_i     (sa_in_win[p]),
+      .xb_flit_o    (xb_in_flit[p*FlitW +: FlitW]),
+      .route_error_o(in_route_error[p]),
+      .empty_o      (in_empty[p])
+    );
+
+    // The flit granted to output p: its input port, input VC and output VC (a multiplexer over the
+    // input ports, whose first VCs are constants).
+    logic [IvcW-1:0] src_ivc;
+    logic [VcIdxW-1:0] src_vc;
+    always_comb begin
+      src_ivc = '0;
+      src_vc = '0;
+      for (int unsigned q = 0; q < NumPorts; q++) begin
+        if (sa_out_port[p*PortW +: PortW] == PortW'(q)) begin
+          src_ivc = IvcW'(first_vc(q)) + IvcW'(sa_in_vc[q*VcIdxW +: VcIdxW]);
+          src_vc = sa_vc[(first_vc(q) + 32'(sa_in_vc[q*VcIdxW +: VcIdxW]))*VcIdxW +: VcIdxW];
+        end
+      end
+    end
+
+    torx_output_unit #(
+      .NumVcs     (Vcs),
+      .BufferDepth(BufferDepth),
+      .FlitW      (FlitW),
+      .VcIdxW     (VcIdxW),
+      .IvcW       (IvcW),
+      .TotalVcs   (TotalVcs),
+      .Mutant     (Mutant)
+    ) u_output_unit (
+      .clk_i,
+      .rst_ni,
+      .credit_valid_i(credit_valid_i[p]),
+      .credit_vc_i   (credit_vc_i[p*VcIdxW +: VcIdxW]),
+      .flit_valid_o  (flit_valid_o[p]),
+      .flit_o        (flit_o[p*FlitW +: FlitW]),
+      .credit_ok_o   (ovc_credit_ok[FirstVc +: Vcs]),
+      .ovc_free_o    (ovc_free[FirstVc +: Vcs]),
+      .va_grant_i    (ovc_grant[FirstVc +: Vcs]),
+      .va_grant_ivc_i(ovc_grant_ivc[FirstVc*IvcW +: Vcs*IvcW]),
+      .tail_ready_i  (tail_ready),
+      .xb_valid_i    (sa_out_valid[p]),
+      .xb_flit_i     (xb_out_flit[p*FlitW +: FlitW]),
+      .xb_vc_i       (src_vc),
+      .xb_ivc_i      (src_ivc)
+    );
+  end
+
+  torx_vc_alloc #(
+    .NumDims    (NumDims),
+    .NumLocal   (NumLocal),
+    .NumClasses (NumClasses),
+    .VcsPerClass(VcsPerClass)
+  ) u_vc_alloc (
+    .clk_i,
+    .rst_ni,
+    .req_i          (va_req),
+    .req_port_i     (va_port),
+    .req_class_i    (va_class),
+    .ovc_free_i     (ovc_free),
+    .grant_o        (va_grant),
+    .grant_vc_o     (va_grant_vc),
+    .ovc_grant_o    (ovc_grant),
+    .ovc_grant_ivc_o(ovc_grant_ivc)
+  );
+
+  // Switch requests: ready VCs whose output VC has a credit (credit intake included); the credit
+  // bit is selected by comparing the VC's output port with each port (constant first VCs).
+  always_comb begin
+    for (int unsigned i = 0; i < TotalVcs; i++) begin
+      sa_req[i] = 1'b0;
+      for (int unsigned o = 0; o < NumPorts; o++) begin
+        if (sa_port[i*PortW +: PortW] == PortW'(o)) begin
+          sa_req[i] = sa_ready[i] &&
+                      ovc_credit_ok[first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)];
+        end
+      end
+    end
+  end
+
+  torx_sw_alloc #(
+    .NumDims    (NumDims),
+    .NumLocal   (NumLocal),
+    .NumClasses (NumClasses),
+    .VcsPerClass(VcsPerClass),
+    .Mutant     (Mutant)
+  ) u_sw_alloc (
+    .clk_i,
+    .rst_ni,
+    .req_i      (sa_req),
+    .req_port_i (sa_port),
+    .in_vc_o    (sa_in_vc),
+    .in_win_o   (sa_in_win),
+    .out_valid_o(sa_out_valid),
+    .out_port_o (sa_out_port)
+  );
+
+  torx_crossbar #(
+    .NumPorts(NumPorts),
+    .FlitW   (FlitW)
+  ) u_crossbar (
+    .in_flit_i (xb_in_flit),
+    .sel_i     (sa_out_port),
+    .out_flit_o(xb_out_flit)
+  );
+
+  // --- status ---
+  logic [BlockedW-1:0] stat_blocked_q;
+  logic route_error_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stat_blocked_q <= '0;
+      route_error_q <= 1'b0;
+    end else begin
+      // Every VC with a flit at the front either sends it (one per winning input port) or waits.
+      stat_blocked_q <= BlockedW'($countones(ivc_nonempty)) - BlockedW'($countones(sa_in_win));
+      route_error_q <= route_error_q || (|in_route_error);
+    end
+  end
+  assign stat_blocked_o = stat_blocked_q;
+  assign route_error_o = route_error_q;
+  assign quiescent_o = &in_empty;
+
+`ifndef SYNTHESIS
+  initial begin
+    if (NumDims < 1 || NumDims > 15) $fatal(1, "torx_router: NumDims %0d not in 1..15", NumDims);
+    if (NumLocal != 1 && NumLocal != 2 * NumDims)
+      $fatal(1, "torx_router: NumLocal %0d is neither 1 nor 2*NumDims", NumLocal);
+    if (NumClasses < 1 || VcsPerClass < 1) $fatal(1, "torx_router: NumClasses and VcsPerClass must be >= 1");
+    if (NetVcs > 64) $fatal(1, "torx_router: more than 64 VCs per port");
+    if (FlitBytes % 8 != 0 || FlitBytes == 0) $fatal(1, "torx_router: FlitBytes %0d is not a multiple of 8", FlitBytes);
+    if (Mutant > 4) $fatal(1, "torx_router: Mutant %0d does not exist", Mutant);
+  end
+`endif
+
+endmodule

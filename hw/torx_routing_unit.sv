@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: Apache-2.0
+// torx_routing_unit: the routing table of one router (C++ twin: RoutingUnit, models/routing_table.hpp):
+// the image loader behind the configuration port, the table RAM, and one lookup per input port.
+//
+// Configuration port. Before the first flit the host streams the routing image of
+// docs/routing-tables.md, word 0 first, one word per cycle with cfg_valid_i (gaps allowed), and
+// raises cfg_last_i with the last word (the checksum). The loader checks the header (magic, version,
+// shape word against NumDims / NumClasses / NumLocal, node word against node_id_i, radices between
+// 1 and MaxRadix), every entry (bits 31:16 zero, port below 2*NumDims or skip/invalid, class below
+// the dateline classes), the length and the checksum, and writes the entries into the table. In the
+// cycle after the last word, either cfg_done_o or cfg_error_o is 1 (and stays so until the next
+// load); cfg_error_code_o / cfg_error_word_o say why and where, with the C++ loader's precedence:
+// length, then magic and version, then the checksum, then the first other error in word order.
+// The C++ loader also checks the radices against the topology, which the RTL does not know (it gets
+// coordinates, not node ids); a wrong radix shows up as a length or checksum error instead.
+// rst_ni clears the loader's status, not the table RAM: a reset router needs its image again (the
+// harness reloads it, so that RouterCore::reset() keeps the table as its contract says).
+//
+// Lookup (docs/routing-tables.md, "How the router reads it"), combinational, one per input port l:
+// walk k = 0 .. NumDims-1 over d = (start_dim + k) mod NumDims, read entry (d, dest_d, neg_mask_d),
+// take the first entry that is not a skip: its port and class = entry class + C_d * min(k, C_o - 1).
+// If every dimension skips the worm ejects: on channel 0, or with NumLocal > 1 on the channel of
+// the input direction (2N + l for network input l, channel 0 for an injection input). An invalid
+// entry sets the route's invalid bit (and routes to ejection channel 0, so the hardware never
+// holds an undefined port); the router reports it on route_error_o.
+// The router looks up every flit as it enters its VC buffer (the table does not change during a
+// run, so this is the route stage P would compute; docs/rtl.md, "Where the registers sit").
+//
+// Parameters:
+//   NumDims     N, network dimensions (2N network ports)
+//   NumLocal    K, local ports (1 one-port, 2N all-port)
+//   NumClasses  C = dateline classes x order classes; must equal the image's C_d x C_o
+//   MaxRadix    largest radix per dimension the table holds
+//   Mutant      4: the first entry that names a port is stored with the other direction of that
+//               port (docs/rtl.md, "Mutants"); 0: none
+`include "torx_pkg.sv"
+
+module torx_routing_unit #(
+  parameter int unsigned NumDims = 2,
+  parameter int unsigned NumLocal = 1,
+  parameter int unsigned NumClasses = 2,
+  parameter int unsigned MaxRadix = 64,
+  parameter int unsigned Mutant = 0,
+  localparam int unsigned NumNetPorts = 2 * NumDims,
+  localparam int unsigned NumPorts = NumNetPorts + NumLocal,
+  localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
+  localparam int unsigned PortW = torx_pkg::clog2w(NumPorts),
+  localparam int unsigned ClassW = torx_pkg::clog2w(NumClasses),
+  localparam int unsigned RouteW = PortW + ClassW + 1,
+  localparam int unsigned StartDimW = torx_pkg::StartDimW,
+  localparam int unsigned CfgWordW = torx_pkg::CfgWordW
+) (
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
+  input  logic [31:0]                      node_id_i,         // static: this router's node id
+  // Configuration port (any cycle before the first flit).
+  input  logic                             cfg_valid_i,       // cycle t: cfg_data_i is the next image word
+  input  logic [31:0]                      cfg_data_i,
+  input  logic                             cfg_last_i,        // cycle t: it is the last word
+  output logic                             cfg_done_o,        // from the cycle after the last word: image accepted
+  output logic                             cfg_error_o,       // from the cycle after the last word: image refused
+  output logic [CfgWordW-1:0]              cfg_error_word_o,  // with cfg_error_o: the word at fault
+  output logic [torx_pkg::CfgErrW-1:0]     cfg_error_code_o,  // with cfg_error_o: torx_pkg::cfg_err_e
+  // Lookups, combinational: header fields of the flit entering input port l's buffer in cycle t.
+  input  logic [NumPorts*NumDims*CoordW-1:0] lk_dest_i,       // cycle t: destination coordinates
+  input  logic [NumPorts*NumDims-1:0]      lk_neg_i,          // cycle t: neg_mask
+  input  logic [NumPorts*StartDimW-1:0]    lk_start_i,        // cycle t: start_dim
+  output logic [NumPorts*RouteW-1:0]       lk_route_o         // cycle t: {invalid, class, port} per input port
+);
+
+  localparam int unsigned NetPortW = torx_pkg::clog2w(NumNetPorts);
+  localparam int unsigned DimW = torx_pkg::clog2w(NumDims);
+  localparam int unsigned DimEntries = 2 * (1 << CoordW);  // (coordinate, sign); any coordinate fits
+  localparam int unsigned TableEntries = NumDims * DimEntries;
+  localparam int unsigned IdxW = torx_pkg::clog2w(DimEntries);
+  localparam int unsigned RadixW = $clog2(MaxRadix + 1);
+  // A table entry: {invalid, skip, dateline class, network port}.
+  localparam int unsigned EntryW = NetPortW + 3;
+  localparam int unsigned EPort = 0;
+  localparam int unsigned EClass = NetPortW;
+  localparam int unsigned ESkip = NetPortW + 1;
+  localparam int unsigned EInvalid = NetPortW + 2;
+
+  // ---------------------------------------------------------------------------------------------
+  // Loader
+  // ---------------------------------------------------------------------------------------------
+  logic [CfgWordW-1:0] word_q, word_d;            // index of the next word of the current image
+  logic [31:0] sum_q, sum_d;                       // sum of the words so far
+  logic [torx_pkg::CfgErrW-1:0] err_q, err_d;      // first error in word order (CfgOk: none)
+  logic [CfgWordW-1:0] err_word_q, err_word_d;
+  logic radix_err_q, radix_err_d;                  // a radix word was refused: the length is unknown
+  logic [NumDims*RadixW-1:0] radix_q, radix_d;
+  logic [CfgWordW-1:0] end_word_q, end_word_d;     // index of the checksum word
+  logic [DimW-1:0] dim_q, dim_d;                   // entry being read: dimension ...
+  logic [IdxW-1:0] idx_q, idx_d;                   // ... and 2 * coordinate + sign
+  logic entries_done_q, entries_done_d;
+  logic two_dl_q, two_dl_d;                        // C_d = 2
+  logic [DimW-1:0] order_max_q, order_max_d;       // C_o - 1
+  logic done_q, done_d, error_q, error_d;
+  logic [CfgWordW-1:0] out_word_q, out_word_d;
+  logic [torx_pkg::CfgErrW-1:0] out_code_q, out_code_d;
+  logic mutated_q, mutated_d;                      // Mutant 4: the entry has been corrupted
+
+  logic [EntryW-1:0] table_q [TableEntries];      // the routing table RAM (not reset)
+  logic table_we;
+  logic [EntryW-1:0] table_wdata;
+  logic [$clog2(TableEntries)-1:0] table_waddr;
+
+  // What the current word is.
+  logic in_radix, in_entries;
+  logic [DimW-1:0] radix_dim;
+  logic [RadixW-1:0] cur_radix;                    // radix of the dimension whose entries are read
+  logic [torx_pkg::CfgErrW-1:0] cur_err;          // error found in the current word
+  logic [7:0] e_port, e_class, dims, dl, oc;
+  logic [31:0] sum_all;
+
+  always_comb begin
+    word_d = word_q;
+    sum_d = sum_q;
+    err_d = err_q;
+    err_word_d = err_word_q;
+    radix_err_d = radix_err_q;
+    radix_d = radix_q;
+    end_word_d = end_word_q;
+    dim_d = dim_q;
+    idx_d = idx_q;
+    entries_done_d = entries_done_q;
+    two_dl_d = two_dl_q;
+    order_max_d = order_max_q;
+    done_d = done_q;
+    error_d = error_q;
+    out_word_d = out_word_q;
+    out_code_d = out_code_q;
+    mutated_d = mutated_q;
+    table_we = 1'b0;
+    table_waddr = '0;
+    table_wdata = '0;
+    cur_err = torx_pkg::CfgOk;
+
+    in_radix = (word_q >= CfgWordW'(torx_pkg::RouteHeaderWords)) &&
+               (word_q < CfgWordW'(torx_pkg::RouteHeaderWords + NumDims));
+    radix_dim = DimW'(word_q - CfgWordW'(torx_pkg::RouteHeaderWords));
+    in_entries = (word_q >= CfgWordW'(torx_pkg::RouteHeaderWords + NumDims)) && !entries_done_q &&
+                 !radix_err_q;
+    cur_radix = radix_q[dim_q*RadixW +: RadixW];
+    e_port = cfg_data_i[7:0];
+    e_class = cfg_data_i[15:8];
+    dims = cfg_data_i[7:0];
+    dl = cfg_data_i[15:8];
+    oc = cfg_data_i[23:16];
+    sum_all = sum_q + cfg_data_i;
+
+    if (cfg_valid_i) begin
+      if (word_q == '0) begin
+        // A new image: forget the previous one's status.
+        sum_all = cfg_data_i;
+        err_d = torx_pkg::CfgOk;
+        radix_err_d = 1'b0;
+        entries_done_d = 1'b0;
+        dim_d = '0;
+        idx_d = '0;
+        end_word_d = CfgWordW'(torx_pkg::RouteHeaderWords + NumDims);
+        done_d = 1'b0;
+        error_d = 1'b0;
+        mutated_d = 1'b0;
+      end
+      sum_d = sum_all;
+      // --- checks and decoding of the current word ---
+      if (word_q == CfgWordW'(0)) begin
+        if (cfg_data_i != torx_pkg::RouteMagic) cur_err = torx_pkg::CfgErrMagic;
+      end else if (word_q == CfgWordW'(1)) begin
+        if (cfg_data_i != torx_pkg::RouteVersion) cur_err = torx_pkg::CfgErrVersion;
+      end else if (word_q == CfgWordW'(2)) begin
+        if (32'(dims) != NumDims) cur_err = torx_pkg::CfgErrDims;
+        else if (dl != 8'd1 && dl != 8'd2) cur_err = torx_pkg::CfgErrDateline;
+        else if (oc == 8'd0 || 32'(oc) > NumDims) cur_err = torx_pkg::CfgErrOrder;
+        else if (32'(dl) * 32'(oc) != NumClasses || cfg_data_i[24] != (NumLocal > 1))
+          cur_err = torx_pkg::CfgErrShape;
+        two_dl_d = (dl == 8'd2);
+        order_max_d = DimW'(oc - 8'd1);
+      end else if (word_q == CfgWordW'(3)) begin
+        if (cfg_data_i != node_id_i) cur_err = torx_pkg::CfgErrNode;
+      end else if (in_radix) begin
+        if (cfg_data_i == 32'd0 || cfg_data_i > 32'(MaxRadix)) begin
+          cur_err = torx_pkg::CfgErrRadix;
+          radix_err_d = 1'b1;
+        end
+        radix_d[radix_dim*RadixW +: RadixW] = RadixW'(cfg_data_i);
+        end_word_d = end_word_q + CfgWordW'({cfg_data_i[CfgWordW-2:0], 1'b0});
+      end else if (in_entries) begin
+        if (cfg_data_i[31:16] != 16'd0) cur_err = torx_pkg::CfgErrReserved;
+        else if (e_port != torx_pkg::RouteSkip && e_port != torx_pkg::RouteInvalid &&
+                 32'(e_port) >= NumNetPorts) cur_err = torx_pkg::CfgErrPort;
+        else if (e_class >= (two_dl_q ? 8'd2 : 8'd1)) cur_err = torx_pkg::CfgErrClass;
+        table_we = 1'b1;
+        table_waddr = $clog2(TableEntries)'(32'(dim_q) * DimEntries + 32'(idx_q));
+        table_wdata[EPort +: NetPortW] = e_port[NetPortW-1:0];
+        table_wdata[EClass] = e_class[0];
+        table_wdata[ESkip] = (e_port == torx_pkg::RouteSkip);
+        table_wdata[EInvalid] = (e_port == torx_pkg::RouteInvalid);
+        if (Mutant == 4 && !mutated_q && e_port != torx_pkg::RouteSkip &&
+            e_port != torx_pkg::RouteInvalid) begin
+          table_wdata[EPort] = ~e_port[0];
+          mutated_d = 1'b1;
+        end
+        // Next entry: (dimension, 2 * coordinate + sign) in image order.
+        if ({1'b0, idx_q} == IdxW'(2) * (IdxW+1)'(cur_radix) - (IdxW+1)'(1)) begin
+          idx_d = '0;
+          dim_d = dim_q + DimW'(1);
+          if (32'(dim_q) == NumDims - 1) entries_done_d = 1'b1;
+        end else begin
+          idx_d = idx_q + IdxW'(1);
+        end
+      end
+      if (cur_err != torx_pkg::CfgOk && err_d == torx_pkg::CfgOk) begin
+        err_d = cur_err;
+        err_word_d = word_q;
+      end
+      // --- next word, or the verdict on the last ---
+      if (word_q != '1) word_d = word_q + CfgWordW'(1);
+      if (cfg_last_i) begin
+        word_d = '0;
+        done_d = 1'b0;
+        error_d = 1'b1;
+        if (word_q < CfgWordW'(torx_pkg::RouteHeaderWords + NumDims) ||
+            (!radix_err_d && word_q != end_word_q)) begin
+          out_code_d = torx_pkg::CfgErrLength;
+          out_word_d = word_q + CfgWordW'(1);
+        end else if (err_d != torx_pkg::CfgOk && err_word_d < CfgWordW'(2)) begin
+          out_code_d = err_d;
+          out_word_d = err_word_d;
+        end else if (sum_all != 32'd0) begin
+          out_code_d = torx_pkg::CfgErrChecksum;
+          out_word_d = word_q;
+        end else if (err_d != torx_pkg::CfgOk) begin
+          out_code_d = err_d;
+          out_word_d = err_word_d;
+        end else begin
+          out_code_d = torx_pkg::CfgOk;
+          out_word_d = '0;
+          done_d = 1'b1;
+          error_d = 1'b0;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      word_q <= '0;
+      sum_q <= '0;
+      err_q <= torx_pkg::CfgOk;
+      err_word_q <= '0;
+      radix_err_q <= 1'b0;
+      radix_q <= '0;
+      end_word_q <= '0;
+      dim_q <= '0;
+      idx_q <= '0;
+      entries_done_q <= 1'b0;
+      two_dl_q <= 1'b0;
+      order_max_q <= '0;
+      done_q <= 1'b0;
+      error_q <= 1'b0;
+      out_word_q <= '0;
+      out_code_q <= torx_pkg::CfgOk;
+      mutated_q <= 1'b0;
+    end else begin
+      word_q <= word_d;
+      sum_q <= sum_d;
+      err_q <= err_d;
+      err_word_q <= err_word_d;
+      radix_err_q <= radix_err_d;
+      radix_q <= radix_d;
+      end_word_q <= end_word_d;
+      dim_q <= dim_d;
+      idx_q <= idx_d;
+      entries_done_q <= entries_done_d;
+      two_dl_q <= two_dl_d;
+      order_max_q <= order_max_d;
+      done_q <= done_d;
+      error_q <= error_d;
+      out_word_q <= out_word_d;
+      out_code_q <= out_code_d;
+      mutated_q <= mutated_d;
+    end
+  end
+
+  // The table is a RAM: written by the loader only, never reset.
+  always_ff @(posedge clk_i) begin
+    if (table_we) table_q[table_waddr] <= table_wdata;
+  end
+
+  assign cfg_done_o = done_q;
+  assign cfg_error_o = error_q;
+  assign cfg_error_word_o = out_word_q;
+  assign cfg_error_code_o = out_code_q;
+
+  // ---------------------------------------------------------------------------------------------
+  // Lookups
+  // ---------------------------------------------------------------------------------------------
+  for (genvar l = 0; l < NumPorts; l++) begin : gen_lookup
+    // Ejection channel of a worm that arrived through input l.
+    localparam int unsigned EjectPort = NumNetPorts + ((NumLocal > 1 && l < NumNetPorts) ? l : 0);
+
+    logic [NumDims*EntryW-1:0] entry;   // entry (d, dest_d, neg_d) of every dimension d
+    logic [StartDimW-1:0] start;
+    logic [EntryW-1:0] sel;
+    logic [DimW-1:0] sel_k;             // position k of the chosen dimension in the worm's order
+    logic found;
+    logic [ClassW-1:0] order_pos;
+    logic [RouteW-1:0] route;
+
+    assign start = lk_start_i[l*StartDimW +: StartDimW];
+
+    always_comb begin
+      for (int unsigned d = 0; d < NumDims; d++) begin
+        entry[d*EntryW +: EntryW] =
+            table_q[d * DimEntries +
+                    2 * 32'(lk_dest_i[(l*NumDims + d)*CoordW +: CoordW]) + 32'(lk_neg_i[l*NumDims + d])];
+      end
+      sel = '0;
+      sel_k = '0;
+      found = 1'b0;
+      // Dimension order from start_dim, wrapping; the first non-skip entry wins (the loop runs from
+      // the last position down, so the lowest k assigns last).
+      for (int k = NumDims - 1; k >= 0; k--) begin
+        for (int unsigned s = 0; s < NumDims; s++) begin
+          if (32'(start) == s && !entry[((s + k) % NumDims)*EntryW + ESkip]) begin
+            sel = entry[((s + k) % NumDims)*EntryW +: EntryW];
+            sel_k = DimW'(k);
+            found = 1'b1;
+          end
+        end
+      end
+      order_pos = (sel_k < order_max_q) ? ClassW'(sel_k) : ClassW'(order_max_q);
+      route = '0;
+      if (!found || sel[EInvalid]) begin
+        route[PortW-1:0] = PortW'(EjectPort);
+        route[RouteW-1] = found;  // invalid entry
+      end else begin
+        route[PortW-1:0] = PortW'(sel[EPort +: NetPortW]);
+        route[PortW +: ClassW] = two_dl_q ? ClassW'({order_pos, sel[EClass]}) :
+                                            ClassW'(order_pos);
+      end
+    end
+
+    assign lk_route_o[l*RouteW +: RouteW] = route;
+  end
+
+`ifndef SYNTHESIS
+  // Parameter checks (elaboration).
+  initial begin
+    if (NumDims < 1 || NumDims > 15) $fatal(1, "torx_routing_unit: NumDims %0d not in 1..15", NumDims);
+    if (NumLocal != 1 && NumLocal != 2 * NumDims)
+      $fatal(1, "torx_routing_unit: NumLocal %0d is neither 1 nor 2*NumDims", NumLocal);
+    if (MaxRadix < 2 || MaxRadix > 256) $fatal(1, "torx_routing_unit: MaxRadix %0d not in 2..256", MaxRadix);
+  end
+`endif
+
+endmodule
