@@ -79,7 +79,7 @@ const char* cfg_error_text(unsigned code) {
 }
 
 bool RtlRouterConfig::serves(const model::RouterShape& s, int m) const {
-  return s.ndims == ndims && s.local_ports == local_ports && s.vc_classes == vc_classes &&
+  return s.priority_levels == 1 && s.ndims == ndims && s.local_ports == local_ports && s.vc_classes == vc_classes &&
          s.vcs_per_class == vcs_per_class && s.buffer_depth == buffer_depth && s.pipeline == pipeline && m == mutant &&
          s.payload_words >= 1 && s.payload_words * 8 <= static_cast<uint32_t>(flit_bytes);
 }

@@ -15,6 +15,7 @@
 
 #include "core/topology.hpp"
 #include "models/barrier_core.hpp"
+#include "models/router_block.hpp"
 #include "models/router_core.hpp"
 #include "models/routing_table.hpp"
 
@@ -71,6 +72,20 @@ class RtlRouter : public model::RouterCore {
 std::unique_ptr<RtlRouter> make_rtl_router(const model::RouterShape& shape, int mutant, const sw::Topology& topo,
                                            sw::NodeId node, const model::RoutingImage& image);
 
+// Makes Verilated routers for a network (the fabric's, the lock-step harness's other side): every
+// node's router is make_rtl_router(shape, mutant, ...).
+class RtlRouterFactory final : public model::RouterFactory {
+ public:
+  explicit RtlRouterFactory(int mutant = 0) : mutant_(mutant) {}
+  std::unique_ptr<model::RouterCore> make(sw::NodeId v, const model::RouterShape& shape,
+                                          const model::RoutingImage& image, const sw::Topology& topo) const override {
+    return make_rtl_router(shape, mutant_, topo, v, image);
+  }
+
+ private:
+  int mutant_;
+};
+
 // A Verilated barrier unit.
 class RtlBarrier : public model::BarrierCore {
  public:
@@ -86,5 +101,14 @@ class RtlBarrier : public model::BarrierCore {
 // Builds the Verilated barrier unit of `node` and loads `image`; throws sw::InputError when no
 // configuration has the topology's dimensions or the RTL refuses the image.
 std::unique_ptr<RtlBarrier> make_rtl_barrier(const sw::Topology& topo, sw::NodeId node, const model::BarrierImage& image);
+
+// Makes Verilated barrier units for a network.
+class RtlBarrierFactory final : public model::BarrierFactory {
+ public:
+  std::unique_ptr<model::BarrierCore> make(sw::NodeId v, const model::BarrierImage& image,
+                                           const sw::Topology& topo) const override {
+    return make_rtl_barrier(topo, v, image);
+  }
+};
 
 }  // namespace torx::rtl

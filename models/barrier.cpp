@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "models/barrier_core.hpp"
+#include "models/lockstep.hpp"
 
 namespace torx::model {
 
@@ -78,6 +80,42 @@ BarrierUnit::BarrierUnit(sw::NodeId node, const BarrierImage& image, const sw::T
       throw bad((child_mask_ >> p) & 1u ? 1 : 2, fmt::format("port {} has no neighbour", sw::Topology::port_name(p)));
   }
   expected_ = static_cast<uint32_t>(__builtin_popcount(child_mask_)) + 1;
+  own_ = std::make_unique<CppBarrierCore>(child_mask_, parent_port_ < 0);
+}
+
+BarrierUnit::~BarrierUnit() = default;
+
+void BarrierUnit::use_core(std::unique_ptr<BarrierCore> core) { ext_ = std::move(core); }
+
+uint32_t BarrierUnit::gathered() const { return ext_ ? ext_->gathered() : own_->gathered(); }
+
+std::unique_ptr<BarrierCore> CppBarrierFactory::make(sw::NodeId v, const BarrierImage& image,
+                                                     const sw::Topology& topo) const {
+  const BarrierUnit decoded(v, image, topo);  // validates the image as the fabric's unit does
+  return std::make_unique<CppBarrierCore>(decoded.child_mask(), decoded.root());
+}
+
+void LockstepBarrierCore::cycle(uint64_t now, const BarrierWiresIn& in, BarrierWiresOut& out) {
+  BarrierWiresOut ob;
+  a_->cycle(now, in, out);
+  b_->cycle(now, in, ob);
+  ++cycles_;
+  episodes_ += out.release;
+  Mismatch m;
+  m.cycle = now;
+  m.router = node_;
+  m.port = -1;
+  m.vc = -1;
+  auto fail = [&](const char* field, int64_t x, int64_t y) {
+    m.field = field;
+    m.a = x;
+    m.b = y;
+    throw LockstepMismatch(m, fmt::format("cycle {}, barrier unit {}, field {}: {} {}, {} {}", now, node_, field,
+                                          a_->kind(), x, b_->kind(), y));
+  };
+  if (out.gather != ob.gather) fail("gather_o", out.gather, ob.gather);
+  if (out.release != ob.release) fail("release_o", out.release, ob.release);
+  if (a_->gathered() != b_->gathered()) fail("gathered_q", a_->gathered(), b_->gathered());
 }
 
 void BarrierUnit::configure_wires(Scheduler* sched, int hop_latency) {
@@ -94,14 +132,15 @@ void BarrierUnit::release(uint64_t now, int lane) {
 }
 
 void BarrierUnit::evaluate(uint64_t now, int lane) {
-  gathered_d_ = gathered_q_ + static_cast<uint32_t>(gather_in_.take(now) + entry_in_.take(now));
-  TORX_CHECK(gathered_d_ <= expected_, "barrier unit gathered more pulses than it has children");
-  if (gathered_d_ == expected_) {
-    gathered_d_ = 0;
-    if (root()) release(now, lane);
-    else parent_gather_->send(now, lane);
-  }
-  if (release_in_.take(now)) release(now, lane);
+  BarrierWiresIn in;
+  in.entry = entry_in_.take(now) != 0;
+  in.gather_mask = gather_in_.take_mask(now);
+  in.release = release_in_.take(now) != 0;
+  BarrierWiresOut out;
+  if (ext_) ext_->cycle(now, in, out);
+  else own_->step(in, out);
+  if (out.gather) parent_gather_->send_tagged(now, lane, parent_tag_);
+  if (out.release) release(now, lane);
 }
 
 }  // namespace torx::model

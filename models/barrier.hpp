@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <memory>
+
 #include "core/topology.hpp"
 #include "models/scheduler.hpp"
 #include "models/token_wire.hpp"
@@ -44,10 +46,22 @@ struct BarrierTree {
 };
 BarrierTree build_barrier_tree(const sw::Topology& topo);
 
+class BarrierCore;
+class CppBarrierCore;
+
+// One node's barrier unit in the network: its wires, and the gather/release logic, either the C++
+// logic inline (the fast path) or a BarrierCore (port mode: the Verilated torx_barrier, a lock-step
+// pair; barrier_core.hpp) driven through the same wires, one cycle() per cycle a pulse arrives in
+// (the unit's state changes only on pulses, so the cycles between are no-ops for either).
 class BarrierUnit : public Clocked {
  public:
   // Decodes and validates the image (throws sw::InputError naming the node and word).
   BarrierUnit(sw::NodeId node, const BarrierImage& image, const sw::Topology& topo);
+  ~BarrierUnit() override;
+  // Port mode: the logic is `core`'s (made from the same image; the image is decoded here too, for
+  // the wiring).
+  void use_core(std::unique_ptr<BarrierCore> core);
+  BarrierCore* core() const { return ext_.get(); }
 
   sw::NodeId node() const { return node_; }
   int parent_port() const { return parent_port_; }
@@ -60,17 +74,20 @@ class BarrierUnit : public Clocked {
   TokenWire& gather_in() { return gather_in_; }
   TokenWire& entry_in() { return entry_in_; }
   TokenWire& release_in() { return release_in_; }
+  // `parent_gather`: the parent's gather wire, on which this unit's pulses are tagged with the
+  // parent's port towards it.
   void connect(TokenWire* parent_gather, std::vector<TokenWire*> child_release, TokenWire* ni_release) {
     parent_gather_ = parent_gather;
+    parent_tag_ = static_cast<uint8_t>(parent_port_ ^ 1);
     child_release_ = std::move(child_release);
     ni_release_ = ni_release;
   }
 
   void evaluate(uint64_t cycle, int lane) override;
-  void update(uint64_t, int) override { gathered_q_ = gathered_d_; }
+  void update(uint64_t, int) override {}
   bool busy() const override { return false; }  // woken by its wires' timers
 
-  uint32_t gathered() const { return gathered_q_; }
+  uint32_t gathered() const;
   uint32_t expected() const { return expected_; }
   uint64_t releases() const { return releases_; }
 
@@ -82,7 +99,9 @@ class BarrierUnit : public Clocked {
   uint32_t child_mask_ = 0;
   int pad_ = 0;
   uint32_t expected_ = 1;  // children + own interface
-  uint32_t gathered_q_ = 0, gathered_d_ = 0;
+  std::unique_ptr<CppBarrierCore> own_;    // the inline logic
+  std::unique_ptr<BarrierCore> ext_;       // port mode
+  uint8_t parent_tag_ = 0;
   uint64_t releases_ = 0;
   TokenWire gather_in_, entry_in_, release_in_;
   TokenWire* parent_gather_ = nullptr;

@@ -39,7 +39,17 @@ LockstepCoverage fabric_coverage(Fabric& f) {
   return c;
 }
 
-CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b) {
+void fabric_barrier_coverage(Fabric& f, uint64_t& cycles, uint64_t& releases) {
+  cycles = releases = 0;
+  for (sw::NodeId v = 0; v < f.topology().nodes(); ++v)
+    if (const auto* ls = dynamic_cast<const LockstepBarrierCore*>(f.barrier(v).core())) {
+      cycles += ls->cycles();
+      releases += ls->episodes();
+    }
+}
+
+CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b,
+                      const BarrierFactory* ba, const BarrierFactory* bb) {
   const auto t0 = std::chrono::steady_clock::now();
   const RoutingConfig rc = cosim_routing(topo, cfg);
   FabricSpec spec;
@@ -63,7 +73,9 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
     return s;
   };
   const LockstepFactory pairs(a, b);
-  Fabric fabric(topo, std::move(spec), endpoints, &pairs);
+  std::unique_ptr<LockstepBarrierFactory> barrier_pairs;
+  if (ba && bb) barrier_pairs = std::make_unique<LockstepBarrierFactory>(*ba, *bb);
+  Fabric fabric(topo, std::move(spec), endpoints, &pairs, barrier_pairs.get());
   fabric.connect_all();
   fabric.start();
   CosimResult r;
@@ -80,6 +92,7 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
   r.router_cycles = r.cycles * static_cast<uint64_t>(topo.nodes());
   r.coverage = fabric_coverage(fabric);
   r.compared = r.coverage.cycles;
+  fabric_barrier_coverage(fabric, r.barrier_cycles, r.barrier_releases);
   r.flits = r.coverage.flits;
   for (const TrafficSource* s : sources) {
     const TrafficTotals& t = s->totals();

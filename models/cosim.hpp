@@ -49,6 +49,8 @@ struct CosimResult {
   std::optional<Mismatch> first_mismatch;
   std::string first_mismatch_text;  // "cycle N, router R, port P, field F: model A, rtl B"
   LockstepCoverage coverage;
+  uint64_t barrier_cycles = 0;    // barrier unit-cycles compared (units run when a pulse arrives)
+  uint64_t barrier_releases = 0;  // releases the compared units issued
   TrafficTotals traffic;
   double wall_seconds = 0;
 };
@@ -61,7 +63,12 @@ RoutingConfig cosim_routing(const sw::Topology& topo, const CosimConfig& cfg);
 // is delivered or the first mismatch. Throws sw::WatchdogError if the network stops making progress
 // (the same in both, or it would have been a mismatch), sw::InputError for a configuration the
 // network cannot have.
-CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b);
+// `ba`, `bb`: if both are given, every barrier unit is a lock-step pair of theirs too.
+CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b,
+                      const BarrierFactory* ba = nullptr, const BarrierFactory* bb = nullptr);
+
+// Sums what the lock-step barrier pairs of a fabric compared.
+void fabric_barrier_coverage(Fabric& f, uint64_t& cycles, uint64_t& releases);
 
 // Sums the coverage of every lock-step pair of a fabric built with a LockstepFactory.
 LockstepCoverage fabric_coverage(Fabric& f);

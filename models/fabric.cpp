@@ -11,7 +11,8 @@
 
 namespace torx::model {
 
-Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory& endpoints, const RouterFactory* routers)
+Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory& endpoints, const RouterFactory* routers,
+               const BarrierFactory* barrier_cores)
     : topo_(topo), spec_(std::move(spec)) {
   const sw::NetworkParams& p = spec_.params;
   sw::validate(p, topo_);
@@ -71,6 +72,7 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
   }
   for (sw::NodeId v = 0; v < n; ++v) {
     barriers_.push_back(std::make_unique<BarrierUnit>(v, spec_.barrier.images[v], topo_));
+    if (barrier_cores) barriers_.back()->use_core(barrier_cores->make(v, spec_.barrier.images[v], topo_));
     sched_.add(barriers_.back().get());
   }
   // Barrier wires.

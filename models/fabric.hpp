@@ -26,6 +26,7 @@
 #include "core/topology.hpp"
 #include "models/arena.hpp"
 #include "models/barrier.hpp"
+#include "models/barrier_core.hpp"
 #include "models/endpoint.hpp"
 #include "core/network_params.hpp"
 #include "models/router_block.hpp"
@@ -50,8 +51,9 @@ enum class RunStatus { kRunning, kDone, kStalled, kLimit };
 class Fabric {
  public:
   // Builds every block and link from the images (throws sw::InputError on a malformed image).
+  // `barriers`: null for the C++ barrier logic inline; otherwise every unit runs a core it makes.
   Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory& endpoints,
-         const RouterFactory* routers = nullptr);
+         const RouterFactory* routers = nullptr, const BarrierFactory* barriers = nullptr);
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;
   ~Fabric();

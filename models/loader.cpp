@@ -20,7 +20,7 @@ void validate_cycle_options(const CycleOptions& opt) {
 }
 
 CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt, bool connect,
-                           const RouterFactory* routers)
+                           const RouterFactory* routers, const BarrierFactory* barriers)
     : schedule_(schedule), topo_(topo), opt_(opt) {
   validate_cycle_options(opt_);
   sw::validate(opt_.params, topo_);
@@ -91,7 +91,7 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
     nc.priority_reserve = params.priority_reserve;
     return std::make_unique<NetworkInterface>(nc, *program_, memory_.get(), &stats_, counters, sched);
   };
-  fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), endpoints, routers);
+  fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), endpoints, routers, barriers);
   if (connect) fabric_->connect_all();
 }
 

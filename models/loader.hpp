@@ -92,8 +92,9 @@ class CycleNetwork {
  public:
   // `connect`: wire the blocks directly (kernel-free runs); false when SystemC shells will bind.
   // `routers`: null for the C++ routers on their fast path.
+  // `barriers`: null for the C++ barrier logic inline.
   CycleNetwork(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt, bool connect = true,
-               const RouterFactory* routers = nullptr);
+               const RouterFactory* routers = nullptr, const BarrierFactory* barriers = nullptr);
 
   Fabric& fabric() { return *fabric_; }
   const Fabric& fabric() const { return *fabric_; }

@@ -25,6 +25,20 @@ class TokenWire {
     line_.push(now, 1);
     sched_->wake_at(lane, rx_, now + line_.latency());
   }
+  // A pulse tagged with the port it arrives through (a gather wire shared by several children).
+  void send_tagged(uint64_t now, int lane, uint8_t port) {
+    line_.push(now, port);
+    sched_->wake_at(lane, rx_, now + line_.latency());
+  }
+  // The ports of the tagged pulses visible in cycle `now` (consumed), one bit each.
+  uint32_t take_mask(uint64_t now) {
+    uint32_t m = 0;
+    while (line_.ready(now)) {
+      m |= 1u << line_.front();
+      line_.pop();
+    }
+    return m;
+  }
   // Pulses visible in cycle `now` (consumed).
   int take(uint64_t now) {
     int n = 0;
