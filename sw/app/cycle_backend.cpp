@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The cycle-accurate back end (--model cycle): the schedule on the SystemC model (models/). Built
-// when the models are (TORX_BUILD_MODELS); backends_none.cpp stands in otherwise.
+// The cycle-accurate back ends: --model cycle, the schedule on the SystemC model (models/), and
+// --model rtl, the same network with every router and barrier unit a Verilated RTL instance (hw/)
+// behind the port-level boundary, bound to the same links and network interfaces. Built when the
+// models are (TORX_BUILD_MODELS; the rtl back end when hw/ is too: TORX_HAVE_RTL);
+// backends_none.cpp stands in otherwise.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -8,6 +11,10 @@
 #include "app/run.hpp"
 #include "core/errors.hpp"
 #include "models/loader.hpp"
+#include "models/port_router.hpp"
+#ifdef TORX_HAVE_RTL
+#include "hw/rtl_router.hpp"
+#endif
 
 namespace torx::app {
 
@@ -44,8 +51,17 @@ void fill_report(const model::CycleResult& c, double load_seconds, RunReport& re
   rep.cycle_model = std::move(f);
 }
 
+// The FST file of router v's registers: FILE's stem + ".router<v>.fst" ("run.vcd" -> "run.router5.fst").
+std::string router_trace_path(const std::string& trace, sw::NodeId v) {
+  const size_t slash = trace.find_last_of('/');
+  const size_t dot = trace.find_last_of('.');
+  const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash) ? trace.substr(0, dot) : trace;
+  return fmt::format("{}.router{}.fst", stem, v);
+}
+
 class CycleBackend final : public Backend {
  public:
+  explicit CycleBackend(bool rtl) : rtl_(rtl) {}
   const sw::DeliveryView& run(const sw::Schedule& schedule, const RunRequest& req, const ProgressFn& progress,
                               RunReport& rep) override {
     const auto t0 = std::chrono::steady_clock::now();
@@ -58,7 +74,18 @@ class CycleBackend final : public Backend {
     o.trace = req.trace;
     if (progress)
       o.progress = [&progress](const model::Progress& p) { progress(RunProgress{p.cycle, p.messages_done, p.messages}); };
-    net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false);
+#ifdef TORX_HAVE_RTL
+    if (rtl_) {
+      net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false, &rtl_routers_,
+                                                   &rtl_barriers_);
+      for (sw::NodeId v : req.trace_routers) {
+        auto* r = dynamic_cast<rtl::RtlRouter*>(&net_->fabric().port_router(v)->core());
+        if (!r) throw std::logic_error("internal error: an rtl network with a router that is not RTL");
+        r->open_trace(router_trace_path(req.trace, v));
+      }
+    }
+#endif
+    if (!net_) net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false);
     const model::CycleResult c = model::run_cycle_model(*net_, o);
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     fill_report(c, total - c.run_seconds, rep);
@@ -66,12 +93,22 @@ class CycleBackend final : public Backend {
   }
 
  private:
+  bool rtl_;
+#ifdef TORX_HAVE_RTL
+  rtl::RtlRouterFactory rtl_routers_;
+  rtl::RtlBarrierFactory rtl_barriers_;
+#endif
   std::unique_ptr<model::CycleNetwork> net_;
 };
 
 }  // namespace
 
-bool model_available(ModelKind m) { return m == ModelKind::kStep || m == ModelKind::kCycle; }
+bool model_available(ModelKind m) {
+#ifdef TORX_HAVE_RTL
+  if (m == ModelKind::kRtl) return true;
+#endif
+  return m == ModelKind::kStep || m == ModelKind::kCycle;
+}
 
 void check_model_limits(const RunRequest& r) {
   if (r.model == ModelKind::kStep) return;
@@ -84,7 +121,8 @@ void check_model_limits(const RunRequest& r) {
 }
 
 std::unique_ptr<Backend> make_backend(ModelKind m) {
-  if (m == ModelKind::kCycle) return std::make_unique<CycleBackend>();
+  if (m == ModelKind::kCycle) return std::make_unique<CycleBackend>(false);
+  if (m == ModelKind::kRtl && model_available(m)) return std::make_unique<CycleBackend>(true);
   throw sw::InputError(fmt::format("--model {}: this build has no such model", model_name(m)));
 }
 

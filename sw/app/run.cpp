@@ -76,6 +76,15 @@ void validate_request(const RunRequest& r) {
   }
   if (r.gossip_hw)
     throw sw::InputError("--gossip-hw: hardwired gossip forwarding is not available yet (docs/cli.md, \"Planned\")");
+  if (!r.trace_routers.empty()) {
+    if (r.model != ModelKind::kRtl)
+      throw sw::InputError("--trace-routers: register waveforms come from the RTL routers (--model rtl)");
+    if (r.trace.empty()) throw sw::InputError("--trace-routers needs --trace FILE (the routers' files are named after it)");
+    for (sw::NodeId v : r.trace_routers)
+      if (v < 0 || v >= r.topology.nodes())
+        throw sw::InputError(fmt::format("--trace-routers {}: the {} has nodes 0 to {}", v, r.topology.to_string(),
+                                         r.topology.nodes() - 1));
+  }
   check_model_limits(r);
 }
 

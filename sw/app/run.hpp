@@ -48,6 +48,7 @@ struct RunRequest {
   bool gossip_hw = false;
   uint64_t seed = 1;
   std::string trace;                    // waveform file (cycle and rtl models)
+  std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
   sw::NetworkParams params;             // cycle and rtl models
   bool params_given = false;            // some network parameter was set explicitly
   bool count_only = false;              // torx stats: count without tracking blocks (no check)

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "algorithms/plain_adapter.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/tseng.hpp"
+#include "app/cosim.hpp"
 #include "app/report.hpp"
 #include "app/run.hpp"
 #include "core/checker.hpp"
@@ -54,6 +56,7 @@ struct Options {
   bool gossip_hw = false;
   std::string seed = "1";
   std::string trace;
+  std::vector<std::string> trace_routers;  // rtl model: node ids
   std::string json;
   std::string output;
   std::string tables_check;            // torx tables --check FILE
@@ -61,6 +64,15 @@ struct Options {
   std::string watchdog;                // cycle and rtl models: empty = the model's default
   std::vector<std::string> params;     // cycle and rtl models: NAME=VALUE network parameters
   bool help_params = false;
+  // torx cosim
+  std::string traffic = "random";
+  std::string pattern = "uniform";
+  std::string load = "0.3";
+  std::string cycles = "10000";
+  std::string max_worm_flits = "16";
+  std::string barrier_every = "2000";
+  std::string mutant = "0";
+  bool mixed_orders = false;
 };
 
 // A non-negative integer option: digits only (no sign, no wrap-around), within [lo, hi].
@@ -190,6 +202,8 @@ app::RunRequest make_request(const Options& o, bool count_only) {
   r.gossip_hw = o.gossip_hw;
   r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
   r.trace = o.trace;
+  for (const std::string& v : o.trace_routers)
+    r.trace_routers.push_back(static_cast<NodeId>(parse_count("--trace-routers", v, 0, INT32_MAX)));
   for (const std::string& p : o.params) {
     try {
       set_param(r.params, p);
@@ -233,6 +247,55 @@ int cmd_run(const Options& o, bool strict, bool stats = false) {
                  std::string(port_model_name(rep.ports)).c_str(), std::string(switching_name(rep.header.switching)).c_str());
     return kExitCheckFailed;
   }
+  return kExitOk;
+}
+
+// `torx cosim`: the C++ model and the Verilated RTL in lock step (app/cosim.hpp). Exit 0 when nothing
+// differed, 1 at the first difference.
+int cmd_cosim(const Options& o) {
+  app::CosimRequest r;
+  r.topology = Topology::parse(o.topo, o.mesh);
+  r.traffic = o.traffic;
+  if (!o.ports.empty()) r.ports = parse_port_model(o.ports);
+  for (const std::string& p : o.params) {
+    try {
+      set_param(r.params, p);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--param {}: {}", p, e.what()));
+    }
+  }
+  if (!o.watchdog.empty()) r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
+  r.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", o.flit_bytes, 1, 32));
+  r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
+  r.mutant = static_cast<int>(parse_count("--mutant", o.mutant, 0, 99));
+  r.pattern = o.pattern;
+  {
+    char* end = nullptr;
+    errno = 0;
+    r.load = std::strtod(o.load.c_str(), &end);
+    if (o.load.empty() || *end || errno) throw InputError(fmt::format("--load '{}': not a number", o.load));
+  }
+  r.cycles = parse_count("--cycles", o.cycles, 1, uint64_t{1} << 32);
+  r.max_worm_flits = static_cast<int>(parse_count("--max-worm-flits", o.max_worm_flits, 1, 4096));
+  r.barrier_every = parse_count("--barrier-every", o.barrier_every, 0, uint64_t{1} << 32);
+  r.mixed_orders = o.mixed_orders;
+  r.cost.block_bytes = static_cast<uint32_t>(parse_count("--block-bytes", o.block_bytes, 1, uint64_t{1} << 30));
+  r.cost.ts_cycles = parse_count("--ts", o.ts, 0, 1000000000);
+  r.cost.flit_bytes = r.flit_bytes;
+  const std::optional<SyncMode> sync = parse_sync_mode(o.sync);
+  if (!sync || (*sync != SyncMode::kBarrier && *sync != SyncMode::kNone))
+    throw InputError(fmt::format("--sync {}: cosim runs an algorithm with barrier or none", o.sync));
+  r.sync = *sync;
+  app::validate_cosim(r);
+  const app::CosimReport rep = app::run_cosim(r);
+  if (o.json == "-") {
+    write_text("-", app::cosim_json(rep) + "\n");
+  } else {
+    std::cout << app::cosim_text(rep);
+    if (!o.json.empty()) write_text(o.json, app::cosim_json(rep) + "\n");
+  }
+  if (rep.mismatches) return kExitCheckFailed;
+  if (rep.check_ok && !*rep.check_ok) return kExitCheckFailed;
   return kExitOk;
 }
 
@@ -428,14 +491,22 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_flag("--mesh", o.mesh, "no wraparound links (mesh instead of torus)");
   sub->add_option("--ports", o.ports, "one|all: count port conflicts under this model [the algorithm's own]");
   sub->add_option("--block-bytes", o.block_bytes, "size of one block in bytes [64]");
-  sub->add_option("--model", o.model, "step|cycle [step]");
+  std::string models = "step";
+  for (const app::ModelKind m : {app::ModelKind::kCycle, app::ModelKind::kRtl})
+    if (app::model_available(m)) models += "|" + std::string(app::model_name(m));
+  sub->add_option("--model", o.model, models + " [step]");
   sub->add_option("--ts", o.ts, "startup cost per message in cycles [100]");
   sub->add_option("--flit-bytes", o.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
   sub->add_option("--sync", o.sync, "none|barrier|local|software|priority: how the cycle model separates phases [barrier]");
   sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
   sub->add_flag("--gossip-hw", o.gossip_hw, "planned (docs/cli.md)")->group("");
   sub->add_option("--seed", o.seed, "seed for block contents and everything random [1]");
-  sub->add_option("--trace", o.trace, "waveform (VCD) of the run (cycle model)");
+  sub->add_option("--trace", o.trace, "waveform (VCD) of every link of the run (cycle and rtl models)");
+  if (app::model_available(app::ModelKind::kRtl))
+    sub->add_option("--trace-routers", o.trace_routers,
+                    "rtl model: also the internal registers of these routers (ids, comma-separated), one FST file each "
+                    "beside --trace FILE")
+        ->delimiter(',');
   sub->add_option("--json", o.json, "write the result document to FILE, or - for standard output");
   sub->add_option("--watchdog", o.watchdog,
                   "cycle model: stop (exit 3) after this many cycles without flit movement [10000]");
@@ -475,6 +546,30 @@ int main_impl(int argc, char** argv) {
   auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
   repro->add_option("paper", o.algo, "tseng (seed 000)")->required();
   repro->add_option("--json", o.json, "write the counts to FILE [-]");
+  CLI::App* cosim = nullptr;
+  if (app::cosim_available()) {
+    cosim = app.add_subcommand("cosim", "the C++ model and the Verilated RTL in lock step, compared every cycle (docs/cosim.md)");
+    cosim->add_option("--topo", o.topo, "dimensions, x first: 8, 4x4, 4x4x4")->required();
+    cosim->add_flag("--mesh", o.mesh, "no wraparound links");
+    cosim->add_option("--traffic", o.traffic, "random, or an algorithm id (its schedule, checked) [random]");
+    cosim->add_option("--pattern", o.pattern, "random traffic: uniform|hotspot|neighbour [uniform]");
+    cosim->add_option("--load", o.load, "random traffic: offered flits per node and cycle, (0, 1] [0.3]");
+    cosim->add_option("--cycles", o.cycles, "random traffic: cycles of generation [10000]");
+    cosim->add_option("--max-worm-flits", o.max_worm_flits, "random traffic: worm lengths 1 .. this [16]");
+    cosim->add_option("--barrier-every", o.barrier_every, "random traffic: a barrier episode every N cycles, 0: none [2000]");
+    cosim->add_flag("--mixed-orders", o.mixed_orders, "random traffic: random first dimension (order classes)");
+    cosim->add_option("--ports", o.ports, "one|all: local ports of the routers [one]");
+    cosim->add_option("--flit-bytes", o.flit_bytes, "payload bytes per flit, 1 to 32 [16]");
+    cosim->add_option("--block-bytes", o.block_bytes, "an algorithm's block size [64]");
+    cosim->add_option("--ts", o.ts, "an algorithm's startup cost per message in cycles [100]");
+    cosim->add_option("--sync", o.sync, "an algorithm's synchronization: barrier|none [barrier]");
+    cosim->add_option("--seed", o.seed, "seed of the traffic or the block contents [1]");
+    cosim->add_option("--mutant", o.mutant, "compare against a build-time RTL mutant (docs/rtl.md) [0: none]");
+    cosim->add_option("--param", o.params, "network parameter NAME=VALUE, repeatable (torx run --help-params)")
+        ->allow_extra_args(false);
+    cosim->add_option("--watchdog", o.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
+    cosim->add_option("--json", o.json, "write the result document (torx.cosim/1) to FILE, or - for standard output");
+  }
   auto* check = app.add_subcommand("check", "validate a schedule file: syntax, holdings, conflicts, delivery");
   check->add_option("--schedule", o.schedule, "schedule file")->required();
   add_run_options(check, o);
@@ -499,6 +594,7 @@ int main_impl(int argc, char** argv) {
   if (*stats) return cmd_run(o, false, true);
   if (*repro) return cmd_reproduce(o);
   if (*tables) return cmd_tables(o);
+  if (cosim && *cosim) return cmd_cosim(o);
   return kExitBadInput;
 }
 

@@ -193,7 +193,8 @@ TEST(CycleCli, CorruptionExitsOne) {
 TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"run direct --topo 4 --model cycle --sync bogus", "--sync bogus: must be"},
-      {"run direct --topo 4 --model rtl", "--model rtl"},
+      {"run direct --topo 4 --model cycle --trace-routers 0", "--trace-routers"},
+      {"run direct --topo 4 --model rtl --param buffer_depth=5", "no Verilated router was built"},
       {"run direct --topo 4 --trace x.vcd", "--trace"},
       {"run direct --topo 4 --watchdog 10", "--watchdog"},
       {"run direct --topo 4 --model cycle --param bogus=1", "--param bogus=1: unknown network parameter 'bogus'"},
