@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "core/topology.hpp"
@@ -65,12 +66,21 @@ inline void put_word_bits(uint32_t* w, unsigned lsb, unsigned width, uint64_t v)
 }
 
 // The same on a Verilated port or variable: an integer (CData, SData, IData, QData) or a VlWide.
+// On a VlWide, fields away from its end are read and written with one unaligned 128-bit access
+// (the words are little-endian, as on the hosts Verilator runs on); the word loop serves the rest.
 template <class T>
 uint64_t get_bits(const T& sig, unsigned lsb, unsigned width) {
   if constexpr (std::is_integral_v<T>) {
     const uint64_t v = static_cast<uint64_t>(sig) >> lsb;
     return width >= 64 ? v : v & ((uint64_t{1} << width) - 1);
   } else {
+    const unsigned byte = lsb / 8;
+    if (byte + 16 <= sizeof(sig)) {
+      unsigned __int128 x;
+      std::memcpy(&x, reinterpret_cast<const uint8_t*>(sig.data()) + byte, sizeof x);
+      const uint64_t v = static_cast<uint64_t>(x >> (lsb % 8));
+      return width >= 64 ? v : v & ((uint64_t{1} << width) - 1);
+    }
     return get_word_bits(sig.data(), lsb, width);
   }
 }
@@ -80,6 +90,19 @@ void put_bits(T& sig, unsigned lsb, unsigned width, uint64_t v) {
     const uint64_t mask = (width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1)) << lsb;
     sig = static_cast<T>((static_cast<uint64_t>(sig) & ~mask) | ((v << lsb) & mask));
   } else {
+    const unsigned byte = lsb / 8;
+    if (byte + 16 <= sizeof(sig)) {
+      uint8_t* at = reinterpret_cast<uint8_t*>(sig.data()) + byte;
+      unsigned __int128 x;
+      std::memcpy(&x, at, sizeof x);
+      const unsigned __int128 ones = width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1);
+      const unsigned __int128 mask = ones << (lsb % 8);
+      const unsigned __int128 val = static_cast<unsigned __int128>(width >= 64 ? v : v & ((uint64_t{1} << width) - 1))
+                                    << (lsb % 8);
+      x = (x & ~mask) | val;
+      std::memcpy(at, &x, sizeof x);
+      return;
+    }
     put_word_bits(sig.data(), lsb, width, v);
   }
 }
