@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Lock-step co-simulation of whole networks: every router simulated as the C++ model and as the
-// Verilated RTL on the same inputs, outputs and registers compared every cycle (label cosim).
+// Lock-step co-simulation of whole networks (label cosim): every router and barrier unit simulated
+// as the C++ model and as the Verilated RTL on the same inputs, outputs and registers compared every
+// cycle. Short runs of the configuration matrix (scripts/cosim_matrix.sh runs each for a million
+// router-cycles and more), the RTL mutants caught, and the barrier comparison proven on a planted
+// fault.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "hw/rtl_router.hpp"
 #include "models/cosim.hpp"
@@ -12,27 +18,192 @@ namespace {
 
 using sw::Topology;
 
-CosimConfig traffic(uint64_t cycles, double load) {
-  CosimConfig c;
-  c.traffic.cycles = cycles;
-  c.traffic.load = load;
-  c.traffic.max_worm_flits = 12;
-  c.traffic.seed = 7;
-  c.traffic.barrier_every = 1500;
-  return c;
-}
+struct MatrixCase {
+  const char* rtl;        // the Verilated configuration the shape must select
+  std::vector<int> dims;
+  bool mesh = false;
+  bool all_port = false;
+  int vcs = 1, depth = 8, pipeline = 2;
+  bool mixed_orders = false;
+  TrafficPattern pattern = TrafficPattern::kUniform;
+};
 
-TEST(RtlCosim, DefaultRouterAgreesWithTheModel) {
+std::string case_name(const testing::TestParamInfo<MatrixCase>& i) { return i.param.rtl; }
+void PrintTo(const MatrixCase& c, std::ostream* os) { *os << c.rtl; }
+
+class Matrix : public testing::TestWithParam<MatrixCase> {};
+
+TEST_P(Matrix, ModelAndRtlAgreeUnderRandomTraffic) {
+  const MatrixCase& mc = GetParam();
+  CosimConfig c;
+  c.params.vcs_per_class = mc.vcs;
+  c.params.buffer_depth = mc.depth;
+  c.params.router_latency = mc.pipeline;
+  c.ports = mc.all_port ? sw::PortModel::kAll : sw::PortModel::kOne;
+  c.traffic.cycles = 1500;
+  c.traffic.load = 0.5;
+  c.traffic.max_worm_flits = 12;
+  c.traffic.seed = 11;
+  c.traffic.barrier_every = 500;
+  c.traffic.mixed_orders = mc.mixed_orders;
+  c.traffic.pattern = mc.pattern;
+  const Topology topo(mc.dims, !mc.mesh);
   const CppRouterFactory cpp{RouterConfig{}};
   const rtl::RtlRouterFactory rtl;
   const CppBarrierFactory cpp_b;
   const rtl::RtlBarrierFactory rtl_b;
-  const CosimResult r = run_cosim(Topology({4, 4}, true), traffic(3000, 0.4), cpp, rtl, &cpp_b, &rtl_b);
+  // The shape selects the intended Verilated configuration.
+  RouterShape shape;
+  shape.ndims = topo.ndims();
+  shape.local_ports = mc.all_port ? topo.ports() : 1;
+  const RoutingConfig rc = cosim_routing(topo, c);
+  shape.vc_classes = rc.dateline_classes * rc.order_classes;
+  shape.vcs_per_class = mc.vcs;
+  shape.buffer_depth = mc.depth;
+  shape.pipeline = mc.pipeline;
+  shape.payload_words = 2;
+  const rtl::RtlRouterConfig* found = rtl::find_rtl_router(shape, 0);
+  ASSERT_NE(found, nullptr);
+  EXPECT_STREQ(found->name, mc.rtl);
+
+  const CosimResult r = run_cosim(topo, c, cpp, rtl, &cpp_b, &rtl_b);
   EXPECT_EQ(r.mismatches, 0u) << r.first_mismatch_text;
-  EXPECT_GT(r.barrier_releases, 0u);
-  std::printf("barrier cycles %lu releases %lu\n", (unsigned long)r.barrier_cycles, (unsigned long)r.barrier_releases);
   EXPECT_EQ(r.traffic.worms_delivered, r.traffic.worms_offered);
-  std::printf("%s\n", r.coverage.describe().c_str());
+  EXPECT_GT(r.traffic.worms_offered, 100u);
+  // Barrier episodes at cycles 500 and 1000 of the generation period; every unit releases in each.
+  EXPECT_EQ(r.barrier_releases, 2u * static_cast<uint64_t>(topo.nodes()));
+  // The traffic reached the states that make the comparison meaningful.
+  const LockstepCoverage& cov = r.coverage;
+  EXPECT_GT(cov.input_vcs_full, 0u) << cov.describe();
+  EXPECT_GT(cov.input_vcs_waited, 0u) << cov.describe();
+  EXPECT_GT(cov.output_vcs_no_credit, 0u) << cov.describe();
+  EXPECT_GT(cov.sa_out_wraps, 0u) << cov.describe();
+  EXPECT_GT(cov.va_wraps, 0u) << cov.describe();
+  if (!mc.mesh) EXPECT_GT(cov.class_vcs_used[1], 0u) << "dateline crossings: " << cov.describe();
+  if (mc.mixed_orders) EXPECT_GT(cov.class_vcs_used[2 * (topo.ndims() - 1)], 0u) << "every order class: " << cov.describe();
+  std::printf("%s: %lu router-cycles compared, %s\n", mc.rtl, static_cast<unsigned long>(r.compared),
+              cov.describe().c_str());
+}
+
+MatrixCase mk(const char* rtl, std::vector<int> dims) {
+  MatrixCase m;
+  m.rtl = rtl;
+  m.dims = std::move(dims);
+  return m;
+}
+
+std::vector<MatrixCase> matrix() {
+  std::vector<MatrixCase> v;
+  MatrixCase c = mk("r1d_v2", {8});
+  c.vcs = 2, c.depth = 3, c.pipeline = 3;
+  v.push_back(c);
+  v.push_back(mk("r1d", {12}));
+  c = mk("r1d_all", {8});
+  c.all_port = true;
+  v.push_back(c);
+  c = mk("r2d", {6, 6});
+  v.push_back(c);
+  c = mk("m2d_p1", {5, 4});
+  c.mesh = true, c.pipeline = 1;
+  v.push_back(c);
+  c = mk("m2d", {4, 4});
+  c.mesh = true, c.pattern = TrafficPattern::kHotspot;
+  v.push_back(c);
+  c = mk("r2d_all", {5, 4});
+  c.all_port = true;
+  v.push_back(c);
+  c = mk("r2d_all_o2", {4, 4});
+  c.all_port = true, c.mixed_orders = true;
+  v.push_back(c);
+  c = mk("r3d", {4, 3, 3});
+  c.pattern = TrafficPattern::kNeighbour;
+  v.push_back(c);
+  c = mk("r3d_o3", {4, 4, 3});
+  c.mixed_orders = true, c.depth = 4;
+  v.push_back(c);
+  c = mk("m3d_v2_d2", {3, 3, 3});
+  c.mesh = true, c.vcs = 2, c.depth = 2, c.pipeline = 1;
+  v.push_back(c);
+  c = mk("r3d_all_o3", {3, 3, 3});
+  c.all_port = true, c.mixed_orders = true;
+  v.push_back(c);
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Configurations, Matrix, testing::ValuesIn(matrix()), case_name);
+
+CosimConfig contended() {
+  CosimConfig c;
+  c.traffic.cycles = 2000;
+  c.traffic.load = 0.4;
+  c.traffic.max_worm_flits = 12;
+  c.traffic.seed = 7;
+  c.traffic.barrier_every = 700;
+  return c;
+}
+
+// Each build-time RTL mutant (docs/rtl.md, "Mutants") is caught within a bounded number of cycles,
+// in the field its bug touches first.
+TEST(RtlCosim, EveryRtlMutantIsCaught) {
+  const CppRouterFactory cpp{RouterConfig{}};
+  const struct {
+    int mutant;
+    std::vector<std::string> fields;  // where the difference may show first
+  } cases[] = {
+      {1, {"credit_valid", "credit_vc"}},
+      {2, {"flit.kind", "flit_valid", "flit.msg", "ovc_owner_q", "ivc_state_q", "ivc_out_vc_q", "va_rr_q"}},
+      {3, {"sa_out_rr_q"}},
+      {4, {"flit_valid", "ivc_out_port_q", "flit.msg", "flit.vc", "ivc_state_q"}},
+  };
+  for (const auto& mc : cases) {
+    SCOPED_TRACE("mutant " + std::to_string(mc.mutant));
+    const rtl::RtlRouterFactory mutant(mc.mutant);
+    const CosimResult r = run_cosim(Topology({4, 4}, true), contended(), cpp, mutant);
+    ASSERT_EQ(r.mismatches, 1u);
+    ASSERT_TRUE(r.first_mismatch.has_value());
+    EXPECT_LT(r.first_mismatch->cycle, 200u) << r.first_mismatch_text;
+    bool expected = false;
+    for (const std::string& f : mc.fields) expected |= r.first_mismatch->field == f;
+    EXPECT_TRUE(expected) << r.first_mismatch_text;
+    EXPECT_NE(r.first_mismatch_text.find(", rtl "), std::string::npos) << r.first_mismatch_text;
+  }
+}
+
+// The barrier comparison catches a unit that releases a cycle late (a planted C++ fault: the RTL
+// barrier units have no build-time mutant).
+class LateRelease final : public BarrierCore {
+ public:
+  explicit LateRelease(std::unique_ptr<BarrierCore> inner) : inner_(std::move(inner)) {}
+  const char* kind() const override { return "late"; }
+  void reset() override { inner_->reset(); }
+  void cycle(uint64_t now, const BarrierWiresIn& in, BarrierWiresOut& out) override {
+    inner_->cycle(now, in, out);
+    const bool r = out.release;
+    out.release = pending_;
+    pending_ = r;
+  }
+  uint32_t gathered() const override { return inner_->gathered(); }
+
+ private:
+  std::unique_ptr<BarrierCore> inner_;
+  bool pending_ = false;
+};
+class LateReleaseFactory final : public BarrierFactory {
+ public:
+  std::unique_ptr<BarrierCore> make(sw::NodeId v, const BarrierImage& image, const sw::Topology& topo) const override {
+    return std::make_unique<LateRelease>(rtl::make_rtl_barrier(topo, v, image));
+  }
+};
+
+TEST(RtlCosim, BarrierComparisonCatchesALateRelease) {
+  const CppRouterFactory cpp{RouterConfig{}};
+  const rtl::RtlRouterFactory rtl;
+  const CppBarrierFactory cpp_b;
+  const LateReleaseFactory late;
+  const CosimResult r = run_cosim(Topology({4, 4}, true), contended(), cpp, rtl, &cpp_b, &late);
+  ASSERT_EQ(r.mismatches, 1u);
+  EXPECT_EQ(r.first_mismatch->field, "release_o") << r.first_mismatch_text;
+  EXPECT_NE(r.first_mismatch_text.find("barrier unit"), std::string::npos) << r.first_mismatch_text;
 }
 
 }  // namespace

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// `torx run --model rtl` and `torx cosim` as users run them (label rtl): every registered algorithm
+// on a network of Verilated routers and barrier units gives the cycle model's figures, figure for
+// figure, and the same link waveform byte for byte; a deadlock on the RTL stops with exit 3 naming
+// the stuck worms; --trace-routers writes the routers' register waveforms; torx cosim's exit codes
+// and result document.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "algorithms/registry.hpp"
+#include "model_test_util.hpp"
+
+namespace torx::model {
+namespace {
+
+using nlohmann::json;
+
+struct Cli {
+  int code = -1;
+  std::string out, err;
+};
+
+Cli torx(const std::string& args, int timeout_s = 580) {
+  const std::string out = testing::temp_path("rtl_cli.out"), err = testing::temp_path("rtl_cli.err");
+  const std::string cmd =
+      "timeout " + std::to_string(timeout_s) + " " + TORX_BIN + " " + args + " >" + out + " 2>" + err;
+  const int st = std::system(cmd.c_str());
+  Cli r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  std::ifstream o(out), e(err);
+  std::stringstream so, se;
+  so << o.rdbuf();
+  se << e.rdbuf();
+  r.out = so.str();
+  r.err = se.str();
+  return r;
+}
+
+// Every key of the result document but those that describe the simulator rather than the network:
+// the model's name, wall times, memory, router evaluations (the port-level routers are evaluated
+// while not quiescent, the C++ fast path while awake: the same cycles, a different count of calls).
+json figures(json j) {
+  j.erase("model");
+  j.erase("sim");
+  j["cycle_model"].erase("load_seconds");
+  j["cycle_model"].erase("run_seconds");
+  j["cycle_model"].erase("router_evaluations");
+  j["cycle_model"].erase("threads");
+  return j;
+}
+
+struct Case {
+  const char* algo;
+  const char* args;  // topology and options
+};
+
+// One small size per registered algorithm (the test below fails if one is missing).
+const Case kCases[] = {
+    {"direct", "--topo 4x4"},
+    {"ring", "--topo 8"},
+    {"t1", "--topo 4x4"},
+    {"c1", "--topo 4x4x4"},
+    {"tseng-dd", "--topo 4x3x2"},
+    {"t4", "--topo 4x4"},
+    {"c64", "--topo 8x8x8 --block-bytes 16 --ts 20"},
+    {"suh", "--topo 4x4 --mesh"},
+    {"tsay-wang", "--topo 4x4"},
+    {"dimak-a2", "--topo 4x6"},
+    {"dimak-a3", "--topo 4x4"},
+    {"ms-hc", "--topo 4x4"},
+    {"ms-hc-steps", "--topo 5x4"},
+    {"ms-hc-hd", "--topo 4x4"},
+    {"ms-one", "--topo 4x4"},
+};
+
+TEST(RtlCli, EveryRegisteredAlgorithmHasAnIdentityCase) {
+  std::set<std::string> covered;
+  for (const Case& c : kCases) covered.insert(c.algo);
+  for (const sw::Algorithm& a : sw::algorithms()) EXPECT_TRUE(covered.count(a.id)) << a.id << " has no RTL identity case";
+}
+
+class Identity : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Identity, RtlNetworkGivesTheCycleModelsFigures) {
+  const Case& c = GetParam();
+  const std::string base = std::string("run ") + c.algo + " " + c.args + " --json - ";
+  const Cli cyc = torx(base + "--model cycle");
+  const Cli rtl = torx(base + "--model rtl");
+  ASSERT_EQ(cyc.code, 0) << cyc.err;
+  ASSERT_EQ(rtl.code, 0) << rtl.err;
+  const json a = json::parse(cyc.out), b = json::parse(rtl.out);
+  EXPECT_EQ(b["model"], "rtl");
+  EXPECT_TRUE(b["check"]["ok"].get<bool>());
+  EXPECT_EQ(figures(a), figures(b)) << "cycles " << a["cycles"] << " vs " << b["cycles"];
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Identity, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           std::string n = i.param.algo;
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+TEST(RtlCli, LinkWaveformIsByteIdenticalToTheCycleModelsAndRouterWaveformsAreWritten) {
+  const std::string c = testing::temp_path("cyc.vcd"), r = testing::temp_path("rtl.vcd");
+  ASSERT_EQ(torx("run t4 --topo 4x4 --model cycle --trace " + c).code, 0);
+  const Cli rr = torx("run t4 --topo 4x4 --model rtl --trace " + r + " --trace-routers 0,5");
+  ASSERT_EQ(rr.code, 0) << rr.err;
+  std::ifstream fc(c, std::ios::binary), fr(r, std::ios::binary);
+  std::stringstream sc, sr;
+  sc << fc.rdbuf();
+  sr << fr.rdbuf();
+  EXPECT_GT(sc.str().size(), 1000u);
+  EXPECT_EQ(sc.str(), sr.str());
+  for (const char* v : {"0", "5"}) {
+    const std::string fst = r.substr(0, r.size() - 4) + ".router" + v + ".fst";
+    struct stat st {};
+    ASSERT_EQ(::stat(fst.c_str(), &st), 0) << fst;
+    EXPECT_GT(st.st_size, 1000) << fst;
+  }
+  const std::string none = r.substr(0, r.size() - 4) + ".router1.fst";
+  struct stat st {};
+  EXPECT_NE(::stat(none.c_str(), &st), 0) << "only the routers asked for";
+  EXPECT_EQ(torx("run t4 --topo 4x4 --model rtl --trace-routers 0").code, 2) << "needs --trace";
+  EXPECT_EQ(torx("run t4 --topo 4x4 --model rtl --trace " + r + " --trace-routers 16").code, 2) << "no router 16";
+}
+
+TEST(RtlCli, DeadlockOnTheRtlExitsThreeWithEveryStuckWorm) {
+  const std::string path = testing::temp_path("deadlock.sched");
+  std::ofstream(path) << testing::ring_all_to_all_plus(8);
+  const Cli r = torx("run --schedule " + path +
+                     " --topo 8 --model rtl --block-bytes 512 --ts 0 --param dateline=0 --param vcs_per_class=2 "
+                     "--watchdog 300");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("stopped: watchdog: no flit moved for 300 cycles"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("head: flit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("waiting for a free VC"), std::string::npos) << r.err;
+  // The cycle model stops in the same cycle with the same report.
+  const Cli c = torx("run --schedule " + path +
+                     " --topo 8 --model cycle --block-bytes 512 --ts 0 --param dateline=0 --param vcs_per_class=2 "
+                     "--watchdog 300");
+  EXPECT_EQ(c.code, 3);
+  EXPECT_EQ(c.err, r.err);
+}
+
+TEST(RtlCli, CosimExitCodesAndDocument) {
+  const Cli ok = torx("cosim --topo 4x4 --cycles 1500 --load 0.4 --json -");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  const json j = json::parse(ok.out);
+  EXPECT_EQ(j["schema"], "torx.cosim/1");
+  for (const char* k : {"cycles", "routers", "router_cycles", "flits", "compared", "mismatches", "first_mismatch",
+                        "wall_seconds"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["mismatches"], 0);
+  EXPECT_TRUE(j["first_mismatch"].is_null());
+  EXPECT_EQ(j["routers"], 16);
+  EXPECT_EQ(j["rtl_router"], "r2d");
+  EXPECT_GT(j["compared"].get<uint64_t>(), 10000u);
+  EXPECT_GT(j["coverage"]["input_vcs_full"].get<uint64_t>(), 0u);
+
+  const Cli bad = torx("cosim --topo 4x4 --cycles 1500 --load 0.4 --mutant 3 --json -");
+  ASSERT_EQ(bad.code, 1) << bad.err;
+  const json m = json::parse(bad.out);
+  EXPECT_EQ(m["mismatches"], 1);
+  EXPECT_EQ(m["first_mismatch"]["field"], "sa_out_rr_q");
+  EXPECT_NE(m["first_mismatch"]["text"].get<std::string>().find("field sa_out_rr_q: model "), std::string::npos);
+  const Cli text = torx("cosim --topo 4x4 --cycles 1500 --load 0.4 --mutant 1");
+  EXPECT_EQ(text.code, 1);
+  EXPECT_NE(text.out.find("MISMATCH             cycle "), std::string::npos) << text.out;
+
+  const Cli algo = torx("cosim --topo 4x4 --traffic t4 --json -");
+  ASSERT_EQ(algo.code, 0) << algo.err;
+  const json a = json::parse(algo.out);
+  EXPECT_TRUE(a["check"]["ok"].get<bool>());
+  EXPECT_GT(a["barrier"]["releases"].get<uint64_t>(), 0u);
+
+  for (const std::string& args : {"cosim --topo 4x4 --pattern bogus", "cosim --topo 4x4 --load 1.5",
+                                  "cosim --topo 4x4 --traffic bogus", "cosim --topo 4x4 --param buffer_depth=5",
+                                  "cosim --topo 4x4 --flit-bytes 40", "cosim --topo 4x4 --mixed-orders --traffic t4"}) {
+    const Cli r = torx(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("error"), std::string::npos) << args;
+  }
+}
+
+}  // namespace
+}  // namespace torx::model
