@@ -17,7 +17,8 @@ files and links to the repository's build/, scripts/ and docs/ (so `build/bin/to
 `scripts/...` work as written) and with `torx` on PATH; standard output and standard error are
 compared together. Leading `$ ...` lines of a block show the command and are not compared.
 Options: `excerpt` (the block is a contiguous part of the output), `json` (compared as JSON, so the
-block may be laid out compactly), `cycle` (needs the cycle model; skipped in a build without it).
+block may be laid out compactly), `cycle` (needs the cycle model; skipped in a build without it),
+`rtl` (needs the Verilated RTL: torx cosim, --model rtl; skipped in a build without it).
 Machine-dependent numbers are normalised on both sides: seconds, M .../s rates, and the JSON keys
 wall_seconds, peak_rss_bytes, load_seconds and run_seconds.
 
@@ -39,10 +40,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCUMENTS = ["README.md", "docs/cli.md", "docs/schedule-format.md"]
 MARKER = re.compile(r"^<!-- doc-(example|file)(?:\[([a-z,]*)\])?: (.*?) -->\s*$")
-VOLATILE_KEYS = {"wall_seconds", "peak_rss_bytes", "load_seconds", "run_seconds"}
+VOLATILE_KEYS = {"wall_seconds", "peak_rss_bytes", "load_seconds", "run_seconds", "router_cycles_per_second"}
 VOLATILE_TEXT = [
     (re.compile(r"\b\d+(\.\d+)? s\b"), "# s"),
     (re.compile(r"\b\d+(\.\d+)? M (router-cycles|flit-hops)/s"), r"# M \2/s"),
+    (re.compile(r"\b\d+(\.\d+)? s:"), "# s:"),
 ]
 
 
@@ -198,6 +200,7 @@ def main():
         sys.exit(f"{torx} is not built (scripts/setup.sh)")
     probe = subprocess.run([torx, "run", "ring", "--topo", "4", "--model", "cycle"], capture_output=True, text=True)
     have_cycle = probe.returncode == 0
+    have_rtl = subprocess.run([torx, "cosim", "--help"], capture_output=True, text=True).returncode == 0
     checked = skipped = drifted = 0
     for doc in DOCUMENTS:
         path = os.path.join(ROOT, doc)
@@ -211,7 +214,7 @@ def main():
                 with open(os.path.join(work, q.arg), "w") as f:
                     f.write("\n".join(q.lines) + "\n")
                 continue
-            if "cycle" in q.options and not have_cycle:
+            if ("cycle" in q.options and not have_cycle) or ("rtl" in q.options and not have_rtl):
                 skipped += 1
                 continue
             output = run(q.arg, work)
@@ -228,7 +231,7 @@ def main():
             open(path, "w").write("\n".join(lines))
             print(f"rewrote {len(replace)} quote(s) in {doc}")
         subprocess.run(["rm", "-rf", work])
-    print(f"doc examples: {checked} checked, {drifted} drifted, {skipped} skipped (no cycle model in this build)")
+    print(f"doc examples: {checked} checked, {drifted} drifted, {skipped} skipped (no cycle model or no RTL in this build)")
     missing = missing_files()
     for doc, n, name in missing:
         print(f"{doc}:{n}: names {name}, which is not in the repository")

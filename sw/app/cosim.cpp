@@ -161,6 +161,7 @@ CosimReport run_cosim(const CosimRequest& r) {
                           {"flits_delivered", res.traffic.flits_delivered}, {"barrier_entries", res.traffic.barriers}};
     sw::NetworkParams p = r.params;
     p.order_classes = model::cosim_routing(r.topology, c).order_classes;
+    p.priority_levels = c.traffic.priority_levels;  // as run (the parameter's default applies to --sync priority)
     rep.params_json = params_json(p);
     // The configuration names: the shape of this network (as run_cosim built it).
     model::RouterShape shape;
@@ -218,6 +219,7 @@ CosimReport run_cosim(const CosimRequest& r) {
     model::fabric_barrier_coverage(f, rep.barrier_cycles, rep.barrier_releases);
     sw::NetworkParams p = r.params;
     p.order_classes = net.routing_config().order_classes;
+    p.priority_levels = 1;  // barrier or none: no priority levels
     rep.params_json = params_json(p);
   }
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
