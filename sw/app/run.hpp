@@ -46,6 +46,7 @@ struct RunRequest {
   sw::SyncMode sync = sw::SyncMode::kBarrier;
   sw::NodeId root = 0;                  // broadcast source
   bool gossip_hw = false;
+  std::string gossip_tables;            // --gossip-hw: the routers' forwarding tables from this file
   uint64_t seed = 1;
   std::string trace;                    // waveform file (cycle and rtl models)
   std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
