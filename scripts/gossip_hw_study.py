@@ -9,8 +9,8 @@ step by the interfaces (with barriers), and the best wormhole baseline torx has 
 exchange: the all-to-all personalized exchange of the same per-node data (t4 on square 2D tori,
 tseng-dd on 6x6x6), which delivers every node's data to every node as an allgather must (it does not
 combine the copies, so it is an upper bound on a wormhole allgather). Every run must check ok.
-Buffers hold a whole packet (gossip mode is store-and-forward): buffer_depth = max(8, flits of the
-largest piece), the same for all three ways.
+Buffers hold two whole packets (gossip mode is store-and-forward, double-buffered): buffer_depth =
+max(8, 2 x the flits of the largest piece), the same for all three ways.
 
   scripts/gossip_hw_study.py [--torx build/bin/torx] [--work /tmp/torx-gossip-study] [--jobs 1]
                              [--quick] [--out docs]
@@ -45,7 +45,7 @@ def baseline(topo):
 
 
 def depth(data):
-    return max(8, -(-data // (2 * FLIT)))  # the largest piece: ms-hc's half in 2D (ms-one's whole one is larger)
+    return max(8, 2 * -(-data // FLIT))  # two packets of the largest piece (ms-one's: the whole data)
 
 
 def run(torx, args, path):
@@ -74,19 +74,13 @@ def cases(quick):
                     continue
                 d = depth(data)
                 common = ["--model", "cycle", "--topo", topo, "--ts", str(ts), "--flit-bytes", str(FLIT),
-                          "--param", f"buffer_depth={max(d, 8)}"]
+                          "--param", f"buffer_depth={d}"]
                 for algo in ("ms-hc", "ms-one"):
                     if algo == "ms-one" and len(topo.split("x")) == 3 and int(topo.split("x")[0]) % 3:
                         continue
                     blk = data // pieces(algo, topo)
-                    if algo == "ms-one":
-                        d1 = -(-blk // FLIT)
-                        common_one = [a if not a.startswith("buffer_depth=") else f"buffer_depth={max(d, d1, 8)}"
-                                      for a in common]
-                    else:
-                        common_one = common
                     for way, extra in (("hw", ["--gossip-hw"]), ("driven", [])):
-                        out.append((algo, topo, ts, data, way, [algo, *common_one, "--block-bytes", str(blk), *extra]))
+                        out.append((algo, topo, ts, data, way, [algo, *common, "--block-bytes", str(blk), *extra]))
                 b = baseline(topo)
                 out.append((b, topo, ts, data, "wormhole", [b, *common, "--block-bytes", str(data)]))
     return out

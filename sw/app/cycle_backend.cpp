@@ -8,6 +8,8 @@
 
 #include <chrono>
 
+#include <algorithm>
+
 #include "app/run.hpp"
 #include "core/errors.hpp"
 #include "algorithms/meyer_sibeyn.hpp"
@@ -84,6 +86,12 @@ class CycleBackend final : public Backend {
     o.ports = req.ports;
     o.trace = req.trace;
     if (req.gossip_hw) {
+      // Gossip routers store two whole packets per input buffer (docs/gossip.md): a default depth
+      // below that grows to it; an explicit one is refused by the router.
+      const uint32_t flits = (req.cost.block_bytes + req.cost.flit_bytes - 1) / req.cost.flit_bytes;
+      const bool named = std::find(req.params_named.begin(), req.params_named.end(), "buffer_depth") !=
+                         req.params_named.end();
+      if (!named && o.params.buffer_depth < static_cast<int>(2 * flits)) o.params.buffer_depth = static_cast<int>(2 * flits);
       // The routers forward by forwarding tables: a file's (checked like torx tables --check, and
       // against the run), or the algorithm's own (the same torx tables writes).
       if (!req.gossip_tables.empty()) {

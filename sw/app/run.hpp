@@ -52,6 +52,7 @@ struct RunRequest {
   std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
   sw::NetworkParams params;             // cycle and rtl models
   bool params_given = false;            // some network parameter was set explicitly
+  std::vector<std::string> params_named;  // the names of the parameters set explicitly
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
 };
 

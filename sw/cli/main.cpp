@@ -217,6 +217,7 @@ app::RunRequest make_request(const Options& o, bool count_only) {
   if (!o.watchdog.empty())
     r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
   r.params_given = !o.params.empty() || !o.watchdog.empty();
+  for (const std::string& p : o.params) r.params_named.push_back(p.substr(0, p.find('=')));
   r.count_only = count_only;
   app::validate_request(r);
   return r;

@@ -208,6 +208,7 @@ TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
       {"run ms-hc --topo 4x4 --model cycle --gossip-hw --ports one", "all-port allgather"},
       {"run ms-hc --topo 4x4 --model cycle --gossip-tables x", "only with --gossip-hw"},
       {"run ms-hc --topo 4x4 --model cycle --gossip-hw --gossip-tables /", "is a directory"},
+      {"run ms-hc --topo 4x4 --model cycle --gossip-hw --param buffer_depth=7", "below two packets of 4 flits"},
   };
   for (const auto& [args, needle] : cases) {
     const Cli r = torx(args);
@@ -242,6 +243,23 @@ TEST(CycleCli, GossipHwDeliversTheScheduleDrivenPiecesWithOneStartup) {
     // One startup of 100 cycles instead of one per step.
     EXPECT_LT(h["cycles"].get<uint64_t>() * 4, d["cycles"].get<uint64_t>());
   }
+}
+
+// Gossip routers store two whole packets per input buffer; with room for one, a ring of full
+// buffers deadlocked (found by scripts/gossip_hw_study.py: 12-flit packets in 12-flit buffers). The
+// default depth grows to two packets; an explicit smaller one is refused (above).
+TEST(CycleCli, GossipHwBuffersHoldTwoPacketsOfAnySize) {
+  for (const std::string ts : {"0", "1000"}) {
+    const Cli r = torx("run ms-one --topo 8x8 --model cycle --gossip-hw --block-bytes 1024 --ts " + ts + " --json -");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_TRUE(j["check"]["ok"].get<bool>());
+    EXPECT_EQ(j["cycle_model"]["params"]["buffer_depth"].get<int>(), 128);
+  }
+  const Cli explicit_depth =
+      torx("run ms-hc --topo 8x8 --model cycle --gossip-hw --block-bytes 192 --param buffer_depth=24 --json -");
+  ASSERT_EQ(explicit_depth.code, 0) << explicit_depth.err;
+  EXPECT_TRUE(json::parse(explicit_depth.out)["check"]["ok"].get<bool>());
 }
 
 TEST(CycleCli, GossipTablesFromAFileLoadIntoTheRoutersOrAreRefused) {
