@@ -298,6 +298,18 @@ module torx_router #(
   if (Levels == 1) begin : gen_one_level
     logic unused_owner;   // one level: an ACTIVE lane always owns its output VC
     assign unused_owner = ^{ovc_owner, ovc_stack_ok};
+  end else begin : gen_priority_stat
+    // Output VCs taken from a lower level in cycle t (registered): the harness adds them up into the
+    // run's preemptions figure, as the C++ router counts them. Not a port (with one level it does not
+    // exist) and read by nothing in the design.
+    localparam int unsigned PreemptW = $clog2(TotalVcs + 1);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [PreemptW-1:0] stat_preempt_q /*verilator public_flat_rd*/;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) stat_preempt_q <= '0;
+      else stat_preempt_q <= PreemptW'($countones(ovc_grant & ovc_preempt));
+    end
   end
 
   torx_sw_alloc #(

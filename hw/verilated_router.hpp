@@ -120,6 +120,7 @@ class VerilatedRouter final : public RtlRouter {
         orr.stack.bind(*ctx_, port + ".u_output_unit.gen_owner_stack", "ovc_stack_q", nv * static_cast<unsigned>(levels - 1));
       }
     }
+    if (levels > 1) preempt_.bind(*ctx_, top + ".gen_priority_stat", "stat_preempt_q", 1);
     const unsigned ports = static_cast<unsigned>(shape_.ports());
     const unsigned classes = static_cast<unsigned>(shape_.network_ports() * shape_.vc_classes + shape_.local_ports);
     sa_in_rr_.bind(*ctx_, top + ".u_sw_alloc", "sa_in_rr_q", ports);
@@ -236,6 +237,17 @@ class VerilatedRouter final : public RtlRouter {
 
   bool quiescent() const override { return m_->quiescent_o != 0; }
   uint32_t blocked() const override { return static_cast<uint32_t>(m_->stat_blocked_o); }
+  uint32_t preempted_last() const override {
+    return shape_.priority_levels > 1 ? static_cast<uint32_t>(preempt_.get(0)) : 0;
+  }
+  uint32_t stacked() const override {
+    if (shape_.priority_levels == 1) return 0;
+    uint32_t n = 0;
+    for (int p = 0; p < shape_.ports(); ++p)
+      for (unsigned v = 0; v < static_cast<unsigned>(shape_.vcs(p)); ++v)
+        n += static_cast<uint32_t>(out_[static_cast<size_t>(p)].depth.get(v));
+    return n;
+  }
   bool route_error() const override { return m_->route_error_o != 0; }
   uint64_t model_cycles() const override { return cycles_; }
 
@@ -319,6 +331,7 @@ class VerilatedRouter final : public RtlRouter {
   std::vector<InputRegs> in_;
   std::vector<OutputRegs> out_;
   RegView sa_in_rr_, sa_out_rr_, va_rr_, va_vc_rr_;
+  RegView preempt_;  // stat_preempt_q, with priority levels only
 };
 
 template <class VM>
