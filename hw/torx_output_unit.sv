@@ -20,9 +20,9 @@
 //   6. traversal: the flit granted to this output (xb_*_i) is in flit_o from the end of t, its VC
 //      field set to the output VC; that VC's counter loses the credit; a tail frees the VC from t+1,
 //      or gives it back to the owner on top of its stack. A claim and a release of the same VC in
-//      one cycle (a one-flit worm) leave it free (or its stacked owner in charge). As in the C++
-//      model, a tail always pops the stack after the cycle's allocation, even the tail of an owner
-//      preempted in the same cycle (offered from the registers at the start of t).
+//      one cycle (a one-flit worm) leave it free (or its stacked owner in charge). If the owner
+//      preempted in t sends its tail in t (it was offered from the registers at the start of t), it
+//      leaves the stack and the new owner keeps the VC (OutputUnit::send).
 //
 // Parameters:
 //   NumVcs           VCs of this port (C x V on a network port, 1 on an ejection port)
@@ -147,8 +147,6 @@ module torx_output_unit #(
     // Owners and their stacks (docs/priority.md, "Output channels").
     localparam int unsigned DepthW = torx_pkg::clog2w(Levels);
     localparam int unsigned StackN = Levels - 1;
-    logic unused_xb_ivc;   // a tail pops the stack whoever sent it
-    assign unused_xb_ivc = ^xb_ivc_i;
     logic [NumVcs*DepthW-1:0] ovc_depth_q /*verilator public_flat_rd*/, ovc_depth_d;
     logic [NumVcs*StackN*IvcW-1:0] ovc_stack_q /*verilator public_flat_rd*/, ovc_stack_d;
 
@@ -181,10 +179,12 @@ module torx_output_unit #(
         ovc_owner_d[v*IvcW +: IvcW] = owner_a;
         ovc_depth_d[v*DepthW +: DepthW] = depth_a;
         if (tail_out[v]) begin
-          // As OutputUnit::send after the allocation: the VC goes to the owner on top of the stack,
-          // whichever worm sent the tail (the owner preempted in t may send its tail in t: it was
-          // offered from the registers at the start of t), or becomes free with an empty stack.
-          if (depth_a == '0 || Mutant == 5) begin
+          if (xb_ivc_i != owner_a) begin
+            // The owner preempted in t sent its tail in t (it was offered from the registers at the
+            // start of t): it leaves the top of the stack and the new owner keeps the VC
+            // (OutputUnit::send).
+            ovc_depth_d[v*DepthW +: DepthW] = depth_a - DepthW'(1);
+          end else if (depth_a == '0 || Mutant == 5) begin
             // Mutant 5: the stacked owner is not given the VC back.
             ovc_owner_d[v*IvcW +: IvcW] = Free;
           end else begin
