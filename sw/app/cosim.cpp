@@ -151,6 +151,10 @@ CosimReport run_cosim(const CosimRequest& r) {
     rep.barrier_cycles = res.barrier_cycles;
     rep.barrier_releases = res.barrier_releases;
     fill_coverage(res.coverage, rep, r.priority_levels);
+    if (r.priority_levels > 1) {
+      rep.coverage.emplace_back("preemptions", res.preemptions);
+      rep.coverage_text += fmt::format("; {} preemptions", res.preemptions);
+    }
     if (res.first_mismatch) {
       CosimMismatch x;
       const model::Mismatch& m = *res.first_mismatch;

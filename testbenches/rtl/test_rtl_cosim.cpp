@@ -212,11 +212,12 @@ TEST_P(Priority, ModelAndRtlAgreeUnderPrioritisedRandomTraffic) {
   EXPECT_GT(r.traffic.worms_offered, 300u);
   const LockstepCoverage& cov = r.coverage;
   EXPECT_GT(cov.output_vcs_preempted, 8u) << cov.describe();
+  EXPECT_GT(r.preemptions, 100u);
   if (k > 2) EXPECT_GT(cov.output_vcs_nested, 0u) << "nested preemption: " << cov.describe();
   EXPECT_GT(cov.input_vcs_full, 0u) << cov.describe();
   EXPECT_GT(cov.sa_out_wraps, 0u) << cov.describe();
-  std::printf("%s: %lu router-cycles compared, %s\n", found->name, static_cast<unsigned long>(r.compared),
-              cov.describe().c_str());
+  std::printf("%s: %lu router-cycles compared, %lu preemptions, %s\n", found->name,
+              static_cast<unsigned long>(r.compared), static_cast<unsigned long>(r.preemptions), cov.describe().c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, Priority, testing::Values(2, 4),

@@ -247,6 +247,7 @@ TEST(RtlCli, CosimExitCodesAndDocument) {
   EXPECT_EQ(p["rtl_router"], "r2d_k4");
   EXPECT_EQ(p["params"]["priority_levels"], 4);
   EXPECT_GT(p["coverage"]["output_vcs_preempted"].get<uint64_t>(), 0u) << prio.out;
+  EXPECT_GT(p["coverage"]["preemptions"].get<uint64_t>(), 0u) << prio.out;
 
   for (const char* args : {"cosim --topo 4x4 --pattern bogus", "cosim --topo 4x4 --load 1.5",
                                   "cosim --topo 4x4 --traffic bogus", "cosim --topo 4x4 --param buffer_depth=5",
