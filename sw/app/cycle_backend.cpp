@@ -6,6 +6,7 @@
 // backends_none.cpp stands in otherwise.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "app/run.hpp"
@@ -15,6 +16,7 @@
 #ifdef TORX_HAVE_RTL
 #include "hw/rtl_router.hpp"
 #endif
+#include "models/memory_estimate.hpp"
 
 namespace torx::app {
 
@@ -72,6 +74,7 @@ class CycleBackend final : public Backend {
     o.seed = req.seed;
     o.ports = req.ports;
     o.trace = req.trace;
+    o.memory_limit = req.memory_limit;
     if (progress)
       o.progress = [&progress](const model::Progress& p) { progress(RunProgress{p.cycle, p.messages_done, p.messages}); };
 #ifdef TORX_HAVE_RTL
@@ -118,6 +121,17 @@ void check_model_limits(const RunRequest& r) {
   if (r.cost.block_bytes > model::kMaxBlockBytes)
     throw sw::InputError(fmt::format("--block-bytes {}: the {} model takes blocks of up to {} bytes", r.cost.block_bytes,
                                      model_name(r.model), model::kMaxBlockBytes));
+  // The network alone (routers, links, interfaces, images, elaboration), before the schedule is
+  // generated: a network too large for the memory stops here, at once. The loader checks the whole
+  // estimate (node memories and program included) before it allocates.
+  sw::NetworkParams params = r.params;
+  if (r.sync != sw::SyncMode::kPriority) params.priority_levels = 1;  // as the loader does
+  sw::validate(params, r.topology);
+  const int classes = (r.topology.wrap() && params.dateline ? 2 : 1) * std::max(1, params.order_classes);
+  const model::MemoryEstimate e = model::estimate_network(r.topology, params, r.ports.value_or(sw::PortModel::kOne),
+                                                          r.cost.flit_bytes, classes, /*systemc=*/true);
+  sw::require_memory(r.memory_limit ? *r.memory_limit : sw::default_memory_limit(), e.total(),
+                     fmt::format("the {} model of the {}", model_name(r.model), r.topology.to_string()), e.parts());
 }
 
 std::unique_ptr<Backend> make_backend(ModelKind m) {

@@ -8,6 +8,7 @@
 #include "algorithms/registry.hpp"
 #include "core/checker.hpp"
 #include "core/errors.hpp"
+#include "core/forwarding_table.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
 
@@ -98,6 +99,9 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   smo.ports = req.ports;
   smo.origin = req.schedule.empty() ? req.algorithm + " (generated)" : req.schedule;
   smo.track_blocks = !req.count_only;
+  // The step model's counters and block tracking are held to the same limit as the cycle model.
+  const sw::MemoryLimit memory_limit = req.memory_limit ? *req.memory_limit : sw::default_memory_limit();
+  smo.memory_limit_bytes = memory_limit.bytes;
   sw::StepModel step_model(topo, smo);
   // A back end needs the whole schedule in memory (it programs every node before the run).
   const bool whole = req.model != ModelKind::kStep;
@@ -113,6 +117,9 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
       for (const sw::Algorithm& a : sw::algorithms()) known += (known.empty() ? "" : ", ") + a.id;
       throw sw::InputError(fmt::format("unknown algorithm '{}' (known: {})", req.algorithm, known));
     }
+    if (algo->gossip_plan)  // the precondition check plans the forwarding tables: estimated first
+      sw::require_memory(memory_limit, sw::gossip_tables_peak_bytes(topo.radices()),
+                         fmt::format("planning the {} forwarding tables of the {}", req.algorithm, topo.to_string()));
     algo->check(topo, aopt);
     algo->generate(topo, aopt, sink);
   } else {

@@ -23,6 +23,7 @@
 
 #include "app/report.hpp"
 #include "core/delivery.hpp"
+#include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
 #include "core/run_config.hpp"
 #include "core/schedule.hpp"
@@ -52,6 +53,7 @@ struct RunRequest {
   sw::NetworkParams params;             // cycle and rtl models
   bool params_given = false;            // some network parameter was set explicitly
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
+  std::optional<sw::MemoryLimit> memory_limit;  // --max-memory; none: what the machine has available
 };
 
 // Throws sw::InputError naming the option (as the command line spells it) that is wrong or does

@@ -23,6 +23,7 @@
 #include "app/run.hpp"
 #include "core/checker.hpp"
 #include "core/forwarding_table.hpp"
+#include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
@@ -73,6 +74,7 @@ struct Options {
   std::string barrier_every = "2000";
   std::string mutant = "0";
   bool mixed_orders = false;
+  std::string max_memory;              // --max-memory SIZE; empty: what the machine has available
 };
 
 // A non-negative integer option: digits only (no sign, no wrap-around), within [lo, hi].
@@ -215,6 +217,7 @@ app::RunRequest make_request(const Options& o, bool count_only) {
     r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
   r.params_given = !o.params.empty() || !o.watchdog.empty();
   r.count_only = count_only;
+  if (!o.max_memory.empty()) r.memory_limit = memory_limit_from_option(o.max_memory);
   app::validate_request(r);
   return r;
 }
@@ -440,6 +443,12 @@ int cmd_tables(const Options& o) {
     throw InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", o.algo, with));
   }
   const Topology topo = Topology::parse(o.topo, o.mesh);
+  // The planner's tables and lists, estimated before it starts (core/forwarding_table.hpp); its
+  // precondition check already plans.
+  require_memory(o.max_memory.empty() ? default_memory_limit() : memory_limit_from_option(o.max_memory),
+                 gossip_tables_peak_bytes(topo.radices()),
+                 fmt::format("planning the {} forwarding tables of the {}", o.algo, topo.to_string()),
+                 fmt::format("{} nodes", topo.nodes()));
   algo.check(topo, {});
   const GossipPlan plan = algo.gossip_plan(topo, {});
   const ForwardingTable& tab = plan.table;
@@ -513,6 +522,8 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--param", o.params, "cycle model: network parameter NAME=VALUE, repeatable (--help-params)")
       ->allow_extra_args(false);
   sub->add_flag("--help-params", o.help_params, "list the network parameters with their meanings and defaults");
+  sub->add_option("--max-memory", o.max_memory,
+                  "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
 }
 
 int main_impl(int argc, char** argv) {
@@ -543,6 +554,8 @@ int main_impl(int argc, char** argv) {
   tables->add_option("-o,--output", o.output, "write the tables (docs/forwarding-tables.md)");
   tables->add_option("--check", o.tables_check, "validate a forwarding-table file and the schedule it encodes");
   tables->add_option("--json", o.json, "write the plan's summary to FILE or -");
+  tables->add_option("--max-memory", o.max_memory,
+                     "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
   auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
   repro->add_option("paper", o.algo, "tseng (seed 000)")->required();
   repro->add_option("--json", o.json, "write the counts to FILE [-]");

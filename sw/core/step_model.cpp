@@ -81,7 +81,7 @@ void StepModel::begin(const ScheduleHeader& header) {
                                     topo_.to_string(),
                                     blocks ? fmt::format("{} blocks tracked, ", space_->universe()) : std::string(),
                                     network / 1073741824.0, limit / 1073741824.0,
-                                    opt_.memory_limit_bytes ? "is the limit" : "are available"));
+                                    opt_.memory_limit_bytes ? "is the limit (--max-memory SIZE sets it)" : "are available"));
   link_uses_.assign(static_cast<size_t>(topo_.link_count()), 0);
   sends_.assign(n, 0);
   recvs_.assign(n, 0);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -262,6 +263,43 @@ TEST(CycleCli, SelfTimedAndClockedRunsAgree) {
     j->erase("trace");
   }
   EXPECT_EQ(a, b);
+}
+
+// Issue 17, item 4: the cycle model estimates its bytes before it allocates. A broadcast on the
+// 1024x1024 torus (about 64 GiB) stops at once with exit 3 and names the limit, under the default
+// limit and under an address-space limit of 1 GiB (nothing large was allocated first).
+TEST(MemoryLimit, HugeNetworkStopsBeforeAllocating) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Cli r = torx("run tsay-wang --topo 1024x1024 --model cycle", 60);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("limit: the cycle model of the 1024x1024 torus needs about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-memory SIZE"), std::string::npos) << r.err;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
+  const std::string err = testing::temp_path("huge.err");
+  const int st = std::system(("bash -c 'ulimit -v 1048576; timeout 60 " + std::string(TORX_BIN) +
+                              " run tsay-wang --topo 1024x1024 --model cycle 2>" + err + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 3);
+  std::ifstream e(err);
+  std::stringstream se;
+  se << e.rdbuf();
+  EXPECT_NE(se.str().find("the address-space limit leaves (ulimit -v 1048576)"), std::string::npos) << se.str();
+}
+
+// The estimate follows what a run really takes: each run passes under a limit 30% above its peak
+// resident set and stops (exit 3, before it runs) under one at half of it.
+TEST(MemoryLimit, EstimateFollowsThePeakResidentSet) {
+  for (const std::string args : {"t4 --topo 16x16 --model cycle", "direct --topo 12x12 --model cycle --ports all",
+                                 "ms-hc --topo 16x16 --model cycle", "tsay-wang --topo 32x32 --model cycle --block-bytes 16"}) {
+    const Cli free_run = torx("run " + args + " --json -");
+    ASSERT_EQ(free_run.code, 0) << args << ": " << free_run.err;
+    const uint64_t peak = json::parse(free_run.out)["sim"]["peak_rss_bytes"].get<uint64_t>();
+    const Cli above = torx("run " + args + " --max-memory " + std::to_string(peak * 13 / 10));
+    EXPECT_EQ(above.code, 0) << args << " (peak " << peak << "): " << above.err;
+    const Cli below = torx("run " + args + " --max-memory " + std::to_string(peak / 2));
+    EXPECT_EQ(below.code, 3) << args << " (peak " << peak << "): " << below.err;
+    EXPECT_NE(below.err.find("(--max-memory)"), std::string::npos) << below.err;
+  }
 }
 
 }  // namespace
