@@ -40,6 +40,13 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
     rc.payload_words = words;
     rc.priority_levels = p.priority_levels;
     rc.priority_reserve = p.priority_reserve;
+    if (!spec_.gossip.empty()) {
+      TORX_CHECK(spec_.gossip.size() == static_cast<size_t>(n), "one gossip image per node");
+      rc.gossip = &spec_.gossip[v];
+      rc.gossip_packet_flits = spec_.gossip_packet_flits;
+      if (routers)
+        throw sw::InputError("hardwired gossip on port-level routers (the RTL, co-simulation) is not available yet");
+    }
     if (!routers) {
       Router* r = arena_.alloc<Router>(1);
       new (r) Router(rc, spec_.routing[v], topo_, counters_, arena_, &sched_);
@@ -286,6 +293,18 @@ uint64_t Fabric::blocked_vc_cycles() const {
 uint64_t Fabric::preemptions() const {
   uint64_t s = 0;
   for (const Router* r : native_) s += r->preemptions();
+  return s;
+}
+
+uint64_t Fabric::gossip_copies() const {
+  uint64_t s = 0;
+  for (const Router* r : native_) s += r->gossip_copies();
+  return s;
+}
+
+uint64_t Fabric::gossip_deliveries() const {
+  uint64_t s = 0;
+  for (const Router* r : native_) s += r->gossip_deliveries();
   return s;
 }
 

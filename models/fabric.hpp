@@ -27,6 +27,7 @@
 #include "models/arena.hpp"
 #include "models/barrier.hpp"
 #include "models/barrier_core.hpp"
+#include "models/gossip_table.hpp"
 #include "models/endpoint.hpp"
 #include "core/network_params.hpp"
 #include "models/router_block.hpp"
@@ -44,6 +45,10 @@ struct FabricSpec {
   uint32_t flit_bytes = 16;           // link width (payload words carried per flit)
   std::vector<RoutingImage> routing;  // one image per node
   BarrierTree barrier;                // one image per node
+  // Hardwired gossip (docs/gossip.md): one forwarding image per node, and the packets' length in
+  // flits; empty: the routers route worms by their tables.
+  std::vector<GossipImage> gossip;
+  uint32_t gossip_packet_flits = 0;
 };
 
 enum class RunStatus { kRunning, kDone, kStalled, kLimit };
@@ -112,6 +117,9 @@ class Fabric {
   // routers count them; port-level cores report them through their registers, not here).
   uint64_t preemptions() const;
   uint64_t preempted_cycles() const;
+  // Gossip mode: packet copies the routers sent on network links, and packets they delivered.
+  uint64_t gossip_copies() const;
+  uint64_t gossip_deliveries() const;
   // Flits carried by each directed network link, indexed by sw::LinkId (node * ports + port).
   std::vector<uint64_t> link_flits() const;
   int barrier_latency() const { return 2 * spec_.barrier.height * spec_.params.barrier_hop_latency + 2; }

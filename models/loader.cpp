@@ -89,7 +89,31 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
   for (sw::NodeId v = 0; v < topo_.nodes(); ++v) spec.routing.push_back(build_routing_image(topo_, v, routing_));
   spec.barrier = build_barrier_tree(topo_);
   if (opt_.edit_routing) opt_.edit_routing(spec.routing);
-  else check_routes(spec.routing);
+  else if (!opt_.gossip) check_routes(spec.routing);
+  if (opt_.gossip) {
+    // Hardwired gossip: every router forwards by its image; packets of one block each.
+    if (h.collective != sw::Collective::kAllgather || ports != sw::PortModel::kAll)
+      throw sw::InputError("--gossip-hw: hardwired forwarding runs an all-port allgather (ms-hc, ms-one)");
+    spec.gossip = build_gossip_images(*opt_.gossip, topo_);
+    if (opt_.edit_gossip) opt_.edit_gossip(spec.gossip);
+    spec.gossip_packet_flits = (opt_.cost.block_bytes + opt_.cost.flit_bytes - 1) / opt_.cost.flit_bytes;
+    const EndpointFactory gossip_endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters,
+                                                 Scheduler* sched) {
+      GossipInterfaceConfig gc;
+      gc.node = v;
+      gc.channels = channels;
+      gc.cost = opt_.cost;
+      gc.packet_flits = spec.gossip_packet_flits;
+      gc.injection_depth = params.buffer_depth;
+      gc.ejection_depth = params.buffer_depth;
+      gc.expected = static_cast<uint64_t>(topo_.nodes() - 1) * static_cast<uint64_t>(h.pieces);
+      return std::make_unique<GossipInterface>(gc, *opt_.gossip, topo_, memory_.get(), &gossip_totals_, counters,
+                                               sched);
+    };
+    fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), gossip_endpoints, routers, barriers);
+    if (connect) fabric_->connect_all();
+    return;
+  }
   const EndpointFactory endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
     NiConfig nc;
     nc.node = v;
@@ -182,6 +206,27 @@ CycleResult CycleNetwork::result() const {
   const Fabric& f = *fabric_;
   CycleResult c;
   c.cycles = stats_.last_store;
+  if (opt_.gossip) {
+    // Hardwired gossip: no steps, no barriers, no schedule executed; the figures of the network.
+    c.cycles = gossip_totals_.last_store;
+    c.simulated_cycles = f.cycle();
+    c.router_cycles = f.cycle() * static_cast<uint64_t>(topo_.nodes());
+    c.flit_hops = f.flit_hops();
+    c.params = sw::param_values(f.spec().params);
+    c.link_flits = f.link_flits();
+    c.blocked_cycles = f.blocked_vc_cycles();
+    c.mean_buffer_flits = f.cycle() ? static_cast<double>(f.buffer_flit_cycles()) / static_cast<double>(f.cycle()) : 0.0;
+    c.max_vc_occupancy = f.max_vc_occupancy();
+    c.router_evaluations = f.router_evaluations();
+    c.threads = f.threads();
+    c.priority_levels = 1;
+    c.gossip_hw = true;
+    c.gossip_host_sends = gossip_totals_.host_sends;
+    c.gossip_router_copies = f.gossip_copies();
+    c.gossip_deliveries = gossip_totals_.deliveries;
+    c.gossip_steps_equivalent = static_cast<uint64_t>(opt_.gossip->steps);
+    return c;
+  }
   c.simulated_cycles = f.cycle();
   c.router_cycles = f.cycle() * static_cast<uint64_t>(topo_.nodes());
   c.flit_hops = f.flit_hops();
@@ -216,6 +261,19 @@ CycleResult CycleNetwork::result() const {
 std::string CycleNetwork::stall_report(size_t max_worms) const {
   const Fabric& f = *fabric_;
   std::string s = f.stop_reason().empty() ? std::string("stopped") : f.stop_reason();
+  if (opt_.gossip) {
+    // Hardwired gossip: packets, not scheduled messages; every packet still in the network, and
+    // what each unfinished interface still has to do.
+    size_t shown = 0;
+    f.visit_flits([&](const Flit& fl, const std::string& place, const std::string& reason) {
+      if (!fl.head() || shown >= max_worms) return;
+      ++shown;
+      s += fmt::format("\n  gossip packet of block {} (age {}) at {}: {}", fl.msg, fl.dest, place, reason);
+    });
+    for (sw::NodeId v = 0; v < topo_.nodes(); ++v)
+      if (!f.endpoint(v).finished()) s += "\n  " + f.endpoint(v).describe();
+    return s;
+  }
   // Locate every flit still in the network: per message the frontmost (lowest index) and the
   // rearmost flit, and where they are.
   struct Where {

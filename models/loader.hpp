@@ -25,6 +25,7 @@
 #include "core/run_config.hpp"
 #include "core/schedule.hpp"
 #include "models/fabric.hpp"
+#include "models/gossip_interface.hpp"
 #include "models/network_interface.hpp"
 #include "models/node_memory.hpp"
 #include "core/network_params.hpp"
@@ -57,6 +58,12 @@ struct CycleOptions {
   // machine has available if less: core/memory_limit.hpp). The network estimates its bytes (memory_estimate.hpp) and refuses
   // more with sw::WatchdogError before it allocates anything.
   std::optional<sw::MemoryLimit> memory_limit;
+  // Hardwired gossip (--gossip-hw; docs/gossip.md, "Hardwired forwarding"): the routers forward the
+  // pieces by these forwarding tables; the interfaces only inject their own pieces (and the
+  // prologue) and store what arrives. The schedule still gives the collective (its header) and the
+  // step figures beside; it is not executed. `edit_gossip` damages the images in tests.
+  const sw::ForwardingTable* gossip = nullptr;
+  std::function<void(std::vector<GossipImage>&)> edit_gossip;
 };
 
 // Throws sw::InputError for options the cycle model does not offer (names what is wrong).
@@ -89,6 +96,14 @@ struct CycleResult {
   uint64_t priority_levels = 1;         // levels the routers ran with (1 unless --sync priority)
   uint64_t preemptions = 0;             // output-VC takeovers by a higher level
   uint64_t preempted_cycles = 0;        // worm-cycles spent preempted (on a stack)
+  // Hardwired gossip only (docs/gossip.md): packets the interfaces injected (own pieces and the
+  // prologue), copies the routers sent on network links, packets delivered to nodes, and the steps
+  // of the schedule-driven run the routers' forwarding replaces.
+  bool gossip_hw = false;
+  uint64_t gossip_host_sends = 0;
+  uint64_t gossip_router_copies = 0;
+  uint64_t gossip_deliveries = 0;
+  uint64_t gossip_steps_equivalent = 0;
   double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
   double run_seconds = 0;               // simulating it, up to the last block stored
 };
@@ -108,6 +123,7 @@ class CycleNetwork {
   const Program& program() const { return *program_; }
   const sw::BlockSpace& space() const { return *space_; }
   const RoutingConfig& routing_config() const { return routing_; }
+  bool gossip_hw() const { return opt_.gossip != nullptr; }
   const RunStats& stats() const { return stats_; }
   NetworkInterface& ni(sw::NodeId v);
   const NetworkInterface& ni(sw::NodeId v) const;
@@ -133,6 +149,7 @@ class CycleNetwork {
   std::unique_ptr<Program> program_;
   std::unique_ptr<NodeMemory> memory_;
   RunStats stats_;
+  GossipTotals gossip_totals_;
   std::unique_ptr<Fabric> fabric_;
 };
 

@@ -11,6 +11,9 @@
 
 #include "app/run.hpp"
 #include "core/errors.hpp"
+#include "algorithms/meyer_sibeyn.hpp"
+#include "algorithms/registry.hpp"
+#include "app/tables_check.hpp"
 #include "models/loader.hpp"
 #include "models/port_router.hpp"
 #ifdef TORX_HAVE_RTL
@@ -51,6 +54,14 @@ void fill_report(const model::CycleResult& c, double load_seconds, RunReport& re
   f.load_seconds = load_seconds;
   f.run_seconds = c.run_seconds;
   rep.cycle_model = std::move(f);
+  if (c.gossip_hw) {
+    GossipHwFigures g;
+    g.host_sends = c.gossip_host_sends;
+    g.router_copies = c.gossip_router_copies;
+    g.deliveries = c.gossip_deliveries;
+    g.steps_equivalent = c.gossip_steps_equivalent;
+    rep.gossip_hw = g;
+  }
 }
 
 // The FST file of router v's registers: FILE's stem + ".router<v>.fst" ("run.vcd" -> "run.router5.fst").
@@ -75,6 +86,34 @@ class CycleBackend final : public Backend {
     o.ports = req.ports;
     o.trace = req.trace;
     o.memory_limit = req.memory_limit;
+    if (req.gossip_hw) {
+      // Gossip routers store two whole packets per input buffer (docs/gossip.md): a default depth
+      // below that grows to it; an explicit one is refused by the router.
+      const uint32_t flits = (req.cost.block_bytes + req.cost.flit_bytes - 1) / req.cost.flit_bytes;
+      const bool named = std::find(req.params_named.begin(), req.params_named.end(), "buffer_depth") !=
+                         req.params_named.end();
+      if (!named && o.params.buffer_depth < static_cast<int>(2 * flits)) o.params.buffer_depth = static_cast<int>(2 * flits);
+      // The routers forward by forwarding tables: a file's (checked like torx tables --check, and
+      // against the run), or the algorithm's own (the same torx tables writes).
+      if (!req.gossip_tables.empty()) {
+        tables_ = read_forwarding_file(req.gossip_tables);
+        verify_forwarding_table(*tables_, req.gossip_tables);
+        const sw::Topology t(tables_->dims, true);
+        if (!(t == req.topology))
+          throw sw::InputError(fmt::format("--gossip-tables {}: the tables are for the {}, the run is on the {}",
+                                           req.gossip_tables, t.to_string(), req.topology.to_string()));
+        if (tables_->pieces != schedule.header.pieces)
+          throw sw::InputError(fmt::format("--gossip-tables {}: the tables move {} pieces per node, the schedule {}",
+                                           req.gossip_tables, tables_->pieces, schedule.header.pieces));
+        o.gossip = &*tables_;
+      } else {
+        const sw::Algorithm* algo = sw::find_algorithm(req.algorithm);
+        sw::AlgorithmOptions aopt;
+        aopt.seed = req.seed;
+        plan_ = std::make_unique<sw::GossipPlan>(algo->gossip_plan(req.topology, aopt));
+        o.gossip = &plan_->table;
+      }
+    }
     if (progress)
       o.progress = [&progress](const model::Progress& p) { progress(RunProgress{p.cycle, p.messages_done, p.messages}); };
 #ifdef TORX_HAVE_RTL
@@ -97,6 +136,8 @@ class CycleBackend final : public Backend {
 
  private:
   bool rtl_;
+  std::unique_ptr<sw::GossipPlan> plan_;
+  std::optional<sw::ForwardingTable> tables_;
 #ifdef TORX_HAVE_RTL
   rtl::RtlRouterFactory rtl_routers_;
   rtl::RtlBarrierFactory rtl_barriers_;

@@ -134,6 +134,13 @@ std::string report_json(const RunReport& r, int indent) {
                         {"load_seconds", c.load_seconds},
                         {"run_seconds", c.run_seconds}};
   }
+  if (r.gossip_hw) {
+    const GossipHwFigures& g = *r.gossip_hw;
+    j["gossip_hw"] = {{"host_sends", g.host_sends},
+                      {"router_copies", g.router_copies},
+                      {"deliveries", g.deliveries},
+                      {"steps_equivalent", g.steps_equivalent}};
+  }
   return j.dump(indent) + "\n";
 }
 
@@ -169,7 +176,12 @@ std::string report_text(const RunReport& r) {
     const CycleFigures& c = *r.cycle_model;
     uint64_t busiest = 0;
     for (uint64_t f : c.link_flits) busiest = std::max(busiest, f);
-    if (r.sync == SyncMode::kPriority)
+    if (r.gossip_hw)
+      s += fmt::format("  {:<20} routers forwarded: {} host sends, {} router copies, {} deliveries; the schedule "
+                       "takes {} steps\n",
+                       "gossip in hardware", r.gossip_hw->host_sends, r.gossip_hw->router_copies,
+                       r.gossip_hw->deliveries, r.gossip_hw->steps_equivalent);
+    else if (r.sync == SyncMode::kPriority)
       s += fmt::format("  {:<20} {} priority levels, {} preemptions, {} worm-cycles preempted\n", "", c.priority_levels,
                        c.preemptions, c.preempted_cycles);
     else if (r.sync == SyncMode::kBarrier || r.sync == SyncMode::kNone)
@@ -178,7 +190,7 @@ std::string report_text(const RunReport& r) {
     else
       s += fmt::format("  {:<20} {} null messages ({} flit-hops){}\n", "", c.null_messages, c.null_flit_hops,
                        c.software_barriers ? fmt::format(" in {} software barriers", c.software_barriers) : "");
-    if (r.sync != SyncMode::kNone)
+    if (r.sync != SyncMode::kNone && !r.gossip_hw)
       s += fmt::format("  {:<20} {} node-cycles waiting for synchronization\n", "", c.sync_wait_cycles);
     s += fmt::format("  {:<20} {} VC-cycles blocked, {:.2f} flits buffered on average, busiest link {} flits\n", "",
                      c.blocked_cycles, c.mean_buffer_flits, busiest);

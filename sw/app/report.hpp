@@ -53,6 +53,14 @@ struct CycleFigures {
   double run_seconds = 0;               // simulating it, up to the last block stored
 };
 
+// Hardwired gossip (--gossip-hw; docs/gossip.md): "gossip_hw" in the JSON.
+struct GossipHwFigures {
+  uint64_t host_sends = 0;        // packets the interfaces injected: their own pieces and the prologue
+  uint64_t router_copies = 0;     // packet copies the routers sent on network links
+  uint64_t deliveries = 0;        // packets the routers handed to their nodes
+  uint64_t steps_equivalent = 0;  // steps of the schedule-driven run (each a startup per sending node)
+};
+
 struct RunReport {
   std::string algorithm;
   std::string origin;            // "generated" or the schedule file
@@ -72,6 +80,7 @@ struct RunReport {
   std::optional<uint64_t> cycles;
   SimFigures sim;
   std::optional<CycleFigures> cycle_model;
+  std::optional<GossipHwFigures> gossip_hw;
 };
 
 std::string report_json(const RunReport& r, int indent = 2);

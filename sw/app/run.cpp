@@ -67,16 +67,28 @@ void validate_request(const RunRequest& r) {
   if (r.cost.flit_bytes == 0) throw sw::InputError("--flit-bytes must be at least 1");
   if (r.count_only && r.model != ModelKind::kStep)
     throw sw::InputError("stats counts with the step model; --model does not apply");
+  if (!r.gossip_tables.empty() && !r.gossip_hw)
+    throw sw::InputError("--gossip-tables: the routers forward by tables only with --gossip-hw");
   if (r.model == ModelKind::kStep) {
     if (r.params_given)
       throw sw::InputError("--param and --watchdog configure the cycle and rtl models, not the step model");
     if (!r.trace.empty()) throw sw::InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
     if (r.gossip_hw)
-      throw sw::InputError("--gossip-hw: the step model has no routers to forward gossip (use --model cycle or rtl)");
+      throw sw::InputError("--gossip-hw: the step model has no routers to forward gossip (use --model cycle)");
     return;
   }
-  if (r.gossip_hw)
-    throw sw::InputError("--gossip-hw: hardwired gossip forwarding is not available yet (docs/cli.md, \"Planned\")");
+  if (r.gossip_hw) {
+    if (r.model == ModelKind::kRtl)
+      throw sw::InputError("--gossip-hw: the RTL router has no gossip mode yet; use --model cycle");
+    const sw::Algorithm* a = r.algorithm.empty() ? nullptr : sw::find_algorithm(r.algorithm);
+    if (r.gossip_tables.empty() && (!a || !a->gossip_plan))
+      throw sw::InputError(fmt::format("--gossip-hw: the routers forward by an oblivious gossip's forwarding tables "
+                                       "(ms-hc, ms-hc-steps, ms-hc-hd, ms-one, or --gossip-tables FILE), not {}",
+                                       r.algorithm.empty() ? "a schedule file" : r.algorithm));
+    if (r.sync != sw::SyncMode::kBarrier && r.sync != sw::SyncMode::kNone)
+      throw sw::InputError("--gossip-hw: the routers need no synchronization; --sync does not apply");
+    if (r.count_only) throw sw::InputError("--gossip-hw: torx stats counts schedules; use torx run");
+  }
   if (!r.trace_routers.empty()) {
     if (r.model != ModelKind::kRtl)
       throw sw::InputError("--trace-routers: register waveforms come from the RTL routers (--model rtl)");

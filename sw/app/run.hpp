@@ -47,11 +47,13 @@ struct RunRequest {
   sw::SyncMode sync = sw::SyncMode::kBarrier;
   sw::NodeId root = 0;                  // broadcast source
   bool gossip_hw = false;
+  std::string gossip_tables;            // --gossip-hw: the routers' forwarding tables from this file
   uint64_t seed = 1;
   std::string trace;                    // waveform file (cycle and rtl models)
   std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
   sw::NetworkParams params;             // cycle and rtl models
   bool params_given = false;            // some network parameter was set explicitly
+  std::vector<std::string> params_named;  // the names of the parameters set explicitly
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
   std::optional<sw::MemoryLimit> memory_limit;  // --max-memory; none: what the machine has available
 };

@@ -21,6 +21,7 @@
 #include "app/cosim.hpp"
 #include "app/report.hpp"
 #include "app/run.hpp"
+#include "app/tables_check.hpp"
 #include "core/checker.hpp"
 #include "core/forwarding_table.hpp"
 #include "core/memory_limit.hpp"
@@ -55,6 +56,7 @@ struct Options {
   std::string sync = "barrier";
   std::string root = "0";
   bool gossip_hw = false;
+  std::string gossip_tables;
   std::string seed = "1";
   std::string trace;
   std::vector<std::string> trace_routers;  // rtl model: node ids
@@ -202,6 +204,7 @@ app::RunRequest make_request(const Options& o, bool count_only) {
   r.sync = *sync;
   r.root = parse_root(r.topology, o.root);
   r.gossip_hw = o.gossip_hw;
+  r.gossip_tables = o.gossip_tables;
   r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
   r.trace = o.trace;
   for (const std::string& v : o.trace_routers)
@@ -216,6 +219,7 @@ app::RunRequest make_request(const Options& o, bool count_only) {
   if (!o.watchdog.empty())
     r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
   r.params_given = !o.params.empty() || !o.watchdog.empty();
+  for (const std::string& p : o.params) r.params_named.push_back(p.substr(0, p.find('=')));
   r.count_only = count_only;
   if (!o.max_memory.empty()) r.memory_limit = memory_limit_from_option(o.max_memory);
   app::validate_request(r);
@@ -380,48 +384,12 @@ int cmd_reproduce(const Options& o) {
 // one-line summary if it delivers every piece exactly once in the declared steps without link
 // conflicts; anything else is bad input (exit 2) with the reason.
 int check_tables(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("tables --check {}: cannot open for reading", path));
-  const ForwardingTable tab = read_forwarding_table(in, path);
+  const ForwardingTable tab = app::read_forwarding_file(path);
+  const app::TablesSummary r = app::verify_forwarding_table(tab, path);
   const Topology topo(tab.dims, true);
-  StepModelOptions smo;
-  smo.origin = path;
-  StepModel model(topo, smo);
-  ScheduleHeader h;
-  h.algorithm = tab.algorithm;
-  h.collective = Collective::kAllgather;
-  h.dims = tab.dims;
-  h.ports = PortModel::kAll;
-  h.switching = Switching::kStoreAndForward;
-  h.pieces = tab.pieces;
-  model.begin(h);
-  const BlockSpace space(Collective::kAllgather, topo, tab.pieces, 0);
-  PlainStepAdapter adapter(topo, space, model, tab.steps);
-  // A gossip delivers N (N - 1) pieces in all; tables that copy more are refused before they grow.
-  const int64_t transfers = int64_t{topo.nodes()} * (topo.nodes() - 1) * tab.pieces;
-  try {
-    schedule_from_tables(tab, [&](PlainStep&& s) { adapter(std::move(s)); }, transfers);
-  } catch (const InputError& e) {
-    throw InputError(fmt::format("{}: {}", path, e.what()));
-  }
-  model.end();
-  const CheckResult c = check_delivery(model);
-  const StepModelResult& r = model.result();
-  if (!c.ok)
-    throw InputError(fmt::format("{}: the tables do not deliver every piece exactly once: {} missing, {} duplicated, "
-                                 "{} misdelivered{}",
-                                 path, c.missing, c.duplicated, c.misdelivered,
-                                 c.examples.empty() ? "" : " (" + c.examples.front() + ")"));
-  if (r.steps != tab.steps)
-    throw InputError(fmt::format("{}: the header declares {} steps but the tables run for {}", path, tab.steps, r.steps));
-  if (r.link_conflicts || r.port_conflicts)
-    throw InputError(fmt::format("{}: the derived schedule has {} link and {} port conflicts", path, r.link_conflicts,
-                                 r.port_conflicts));
-  size_t rules = 0;
-  for (const auto& rs : tab.rules) rules += rs.size();
   std::cout << fmt::format("{}: ok: {} on the {}, {} pieces per node, {} steps, {} forwarding rules, {} prologue "
                            "messages; every piece delivered exactly once, transmission {} pieces\n",
-                           path, tab.algorithm, topo.to_string(), tab.pieces, tab.steps, rules, tab.prologue.size(),
+                           path, tab.algorithm, topo.to_string(), tab.pieces, tab.steps, r.rules, r.prologue,
                            r.transmission_blocks);
   return kExitOk;
 }
@@ -508,7 +476,13 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--flit-bytes", o.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
   sub->add_option("--sync", o.sync, "none|barrier|local|software|priority: how the cycle model separates phases [barrier]");
   sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
-  sub->add_flag("--gossip-hw", o.gossip_hw, "planned (docs/cli.md)")->group("");
+  if (app::model_available(app::ModelKind::kCycle)) {
+    sub->add_flag("--gossip-hw", o.gossip_hw,
+                  "cycle model, ms-hc/ms-one: the routers forward the gossip by their forwarding tables (docs/gossip.md)");
+    sub->add_option("--gossip-tables", o.gossip_tables,
+                    "with --gossip-hw: load the routers from this forwarding-table file (torx tables -o) "
+                    "instead of the algorithm's own");
+  }
   sub->add_option("--seed", o.seed, "seed for block contents and everything random [1]");
   sub->add_option("--trace", o.trace, "waveform (VCD) of every link of the run (cycle and rtl models)");
   if (app::model_available(app::ModelKind::kRtl))

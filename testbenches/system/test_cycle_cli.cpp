@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <fmt/format.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -202,12 +204,116 @@ TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
       {"run direct --topo 4 --model cycle --param buffer_depth=0", "buffer_depth"},
       {"run direct --topo 4 --model cycle --flit-bytes 33", "--flit-bytes 33"},
       {"run direct --topo 4 --model cycle --gossip-hw", "--gossip-hw"},
+      {"run ms-hc --topo 4x4 --gossip-hw", "the step model has no routers"},
+      {"run ms-hc --topo 4x4 --model cycle --gossip-hw --sync local", "--sync does not apply"},
+      {"run ms-hc --topo 4x4 --model cycle --gossip-hw --ports one", "all-port allgather"},
+      {"run ms-hc --topo 4x4 --model cycle --gossip-tables x", "only with --gossip-hw"},
+      {"run ms-hc --topo 4x4 --model cycle --gossip-hw --gossip-tables /", "is a directory"},
+      {"run ms-hc --topo 4x4 --model cycle --gossip-hw --param buffer_depth=7", "below two packets of 4 flits"},
   };
   for (const auto& [args, needle] : cases) {
     const Cli r = torx(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
   }
+}
+
+// Hardwired gossip through the CLI (docs/gossip.md, "Hardwired forwarding"): the routers forward
+// ms-hc and ms-one by themselves and deliver what the schedule-driven run delivers; the document's
+// gossip_hw counts add up; the tables torx tables writes load into the routers and give the same
+// run; damaged or foreign tables are refused with exit 2 before anything runs.
+TEST(CycleCli, GossipHwDeliversTheScheduleDrivenPiecesWithOneStartup) {
+  for (const std::string algo : {"ms-hc", "ms-one"}) {
+    SCOPED_TRACE(algo);
+    const Cli driven = torx("run " + algo + " --topo 8x8 --model cycle --json -");
+    const Cli hw = torx("run " + algo + " --topo 8x8 --model cycle --gossip-hw --json -");
+    ASSERT_EQ(driven.code, 0) << driven.err;
+    ASSERT_EQ(hw.code, 0) << hw.err;
+    const json d = json::parse(driven.out), h = json::parse(hw.out);
+    EXPECT_FALSE(d.contains("gossip_hw"));
+    EXPECT_TRUE(h["check"]["ok"].get<bool>());
+    EXPECT_EQ(h["check"]["delivered"], d["check"]["delivered"]);
+    EXPECT_EQ(h["check"]["expected"], d["check"]["expected"]);
+    const json& g = h["gossip_hw"];
+    const uint64_t pieces = h["pieces"].get<uint64_t>();
+    EXPECT_EQ(g["deliveries"].get<uint64_t>(), 64u * 63u * pieces);
+    EXPECT_EQ(g["router_copies"].get<uint64_t>(), g["deliveries"].get<uint64_t>());
+    EXPECT_GE(g["host_sends"].get<uint64_t>(), 64u);
+    EXPECT_LE(g["host_sends"].get<uint64_t>(), 64u * pieces * 2);
+    EXPECT_EQ(g["steps_equivalent"].get<uint64_t>(), d["steps"].get<uint64_t>());
+    // One startup of 100 cycles instead of one per step.
+    EXPECT_LT(h["cycles"].get<uint64_t>() * 4, d["cycles"].get<uint64_t>());
+  }
+}
+
+// Gossip routers store two whole packets per input buffer; with room for one, a ring of full
+// buffers deadlocked (found by scripts/gossip_hw_study.py: 12-flit packets in 12-flit buffers). The
+// default depth grows to two packets; an explicit smaller one is refused (above).
+TEST(CycleCli, GossipHwBuffersHoldTwoPacketsOfAnySize) {
+  for (const std::string ts : {"0", "1000"}) {
+    const Cli r = torx("run ms-one --topo 8x8 --model cycle --gossip-hw --block-bytes 1024 --ts " + ts + " --json -");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_TRUE(j["check"]["ok"].get<bool>());
+    EXPECT_EQ(j["cycle_model"]["params"]["buffer_depth"].get<int>(), 128);
+  }
+  const Cli explicit_depth =
+      torx("run ms-hc --topo 8x8 --model cycle --gossip-hw --block-bytes 192 --param buffer_depth=24 --json -");
+  ASSERT_EQ(explicit_depth.code, 0) << explicit_depth.err;
+  EXPECT_TRUE(json::parse(explicit_depth.out)["check"]["ok"].get<bool>());
+}
+
+TEST(CycleCli, GossipTablesFromAFileLoadIntoTheRoutersOrAreRefused) {
+  const std::string tables = testing::temp_path("ms-hc-6x6.tables");
+  ASSERT_EQ(torx("tables ms-hc --topo 6x6 -o " + tables).code, 0);
+  const Cli own = torx("run ms-hc --topo 6x6 --model cycle --gossip-hw --json -");
+  const Cli file = torx("run ms-hc --topo 6x6 --model cycle --gossip-hw --gossip-tables " + tables + " --json -");
+  ASSERT_EQ(own.code, 0) << own.err;
+  ASSERT_EQ(file.code, 0) << file.err;
+  EXPECT_EQ(json::parse(own.out)["cycles"], json::parse(file.out)["cycles"]);
+  EXPECT_EQ(json::parse(own.out)["gossip_hw"], json::parse(file.out)["gossip_hw"]);
+
+  std::ifstream in(tables);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  // The first forwarding rule of node 0: "R 0 in out first last".
+  const size_t r = text.find("\nR 0 ");
+  ASSERT_NE(r, std::string::npos);
+  const size_t eol = text.find('\n', r + 1);
+  std::istringstream rule(text.substr(r + 1, eol - r - 1));
+  std::string tag;
+  int node, in_port, out_port;
+  long first, last;
+  rule >> tag >> node >> in_port >> out_port >> first >> last;
+  const auto with_rule = [&](const std::string& name, const std::string& line) {
+    const std::string path = testing::temp_path(name);
+    std::ofstream(path) << text.substr(0, r + 1) << line << text.substr(eol);
+    return path;
+  };
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      // A window cut short: pieces stop travelling, the check of the tables finds them missing.
+      {with_rule("short.tables", fmt::format("R 0 {} {} {} {}", in_port, out_port, first, first)),
+       "do not deliver every piece exactly once"},
+      // An output port the torus does not have.
+      {with_rule("port.tables", fmt::format("R 0 {} 9 {} {}", in_port, first, last)), "not a network port"},
+      // The line is not a rule.
+      {with_rule("garbled.tables", "R 0 x"), "line"},
+  };
+  for (const auto& [path, needle] : bad) {
+    const Cli c = torx("run ms-hc --topo 6x6 --model cycle --gossip-hw --gossip-tables " + path);
+    EXPECT_EQ(c.code, 2) << path << "\n" << c.err;
+    EXPECT_NE(c.err.find(needle), std::string::npos) << path << "\n" << c.err;
+  }
+  // Tables of another torus or another algorithm's piece count.
+  const std::string other = testing::temp_path("ms-one-6x6.tables");
+  ASSERT_EQ(torx("tables ms-one --topo 6x6 -o " + other).code, 0);
+  const Cli pieces = torx("run ms-hc --topo 6x6 --model cycle --gossip-hw --gossip-tables " + other);
+  EXPECT_EQ(pieces.code, 2);
+  EXPECT_NE(pieces.err.find("pieces per node"), std::string::npos) << pieces.err;
+  const Cli torus = torx("run ms-hc --topo 6x8 --model cycle --gossip-hw --gossip-tables " + tables);
+  EXPECT_EQ(torus.code, 2);
+  EXPECT_NE(torus.err.find("the tables are for the 6x6 torus"), std::string::npos) << torus.err;
 }
 
 TEST(CycleCli, AllPortInterfacesOverrideTheScheduleModel) {

@@ -181,7 +181,7 @@ TEST(RtlCli, CosimExitCodesAndDocument) {
   EXPECT_TRUE(a["check"]["ok"].get<bool>());
   EXPECT_GT(a["barrier"]["releases"].get<uint64_t>(), 0u);
 
-  for (const std::string& args : {"cosim --topo 4x4 --pattern bogus", "cosim --topo 4x4 --load 1.5",
+  for (const char* args : {"cosim --topo 4x4 --pattern bogus", "cosim --topo 4x4 --load 1.5",
                                   "cosim --topo 4x4 --traffic bogus", "cosim --topo 4x4 --param buffer_depth=5",
                                   "cosim --topo 4x4 --flit-bytes 40", "cosim --topo 4x4 --mixed-orders --traffic t4"}) {
     const Cli r = torx(args);
