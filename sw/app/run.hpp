@@ -58,6 +58,11 @@ struct RunRequest {
   std::optional<sw::MemoryLimit> memory_limit;  // --max-memory; none: what the machine has available
 };
 
+// Throws sw::InputError unless `path` names a file torx may write: an existing regular file, or a
+// new name in an existing, writable directory (`option` names it in the message, with the
+// operating system's reason). A directory or a device (/dev/null) is refused, never replaced.
+void check_output_file(const char* option, const std::string& path);
+
 // Throws sw::InputError naming the option (as the command line spells it) that is wrong or does
 // not apply to the chosen model.
 void validate_request(const RunRequest& r);

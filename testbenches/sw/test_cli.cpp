@@ -158,6 +158,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"max_memory_not_a_size", "", "run ring --topo 8 --max-memory lots", "--max-memory 'lots': not a size"},
         BadCase{"max_memory_unit", "", "run ring --topo 8 --max-memory 4Q", "unknown unit 'Q'"},
         BadCase{"max_memory_zero", "", "tables ms-hc --topo 8x8 --max-memory 0", "must be more than 0"},
+        // Item 9: every output is checked, a full device included.
+        BadCase{"json_to_full_device", "", "run ring --topo 8 --json /dev/full",
+                "--json /dev/full: write error: No space left on device"},
+        BadCase{"tables_output_to_full_device", "", "tables ms-hc --topo 4x4 -o /dev/full",
+                "-o /dev/full: write error: No space left on device"},
+        BadCase{"tables_json_to_full_device", "", "tables ms-hc --topo 4x4 --json /dev/full",
+                "--json /dev/full: write error: No space left on device"},
+        BadCase{"schedule_to_full_device", "", "schedule ring --topo 8 -o /dev/full", "/dev/full: write failed"},
+        BadCase{"json_into_missing_directory", "", "run ring --topo 8 --json /nonexistent/r.json",
+                "--json /nonexistent/r.json: cannot open for writing: No such file or directory"},
+        // Item 12: messages that name the problem.
+        BadCase{"radix_too_large", "", "run direct --topo 2147483648",
+                "radix 2147483648 is out of range: too large (a network has at most 2^24 = 16777216 nodes)"},
+        BadCase{"radix_beyond_64_bits", "", "run direct --topo 4x99999999999999999999", "out of range: too large"},
+        BadCase{"no_algorithm_nor_schedule", "", "run --topo 64", "run: give an algorithm (torx run ring ...) or --schedule FILE"},
+        BadCase{"unknown_command", "", "runn --topo 8", "unknown command 'runn': did you mean 'run'?"},
+        BadCase{"unknown_command_far", "", "frobnicate", "unknown command 'frobnicate' (commands: list, schedule, run"},
+        BadCase{"schedule_is_a_directory", "", "run --schedule / --topo 4", "/: is a directory, not a schedule file"},
+        BadCase{"check_schedule_is_a_directory", "", "check --schedule /tmp --topo 4", "is a directory, not a schedule file"},
+        BadCase{"tables_check_directory", "", "tables --check /tmp", "is a directory, not a forwarding-table file"},
         BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
                 "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
@@ -291,6 +311,67 @@ TEST(Cli, TablesStopBeforePlanningBeyondTheMemoryLimit) {
   const auto step = run_torx("run direct --topo 32x32 --max-memory 1MiB");
   EXPECT_EQ(step.code, 3) << step.err;
   EXPECT_NE(step.err.find("is the limit (--max-memory SIZE sets it)"), std::string::npos) << step.err;
+}
+
+// Issue 17, item 9: standard output is checked at the end like every file: a summary, a document
+// on `--json -` or a listing sent to /dev/full is exit 2 with the reason, not exit 0 with nothing.
+TEST(Cli, StandardOutputOnAFullDeviceIsAnError) {
+  for (const std::string args : {"run ring --topo 8", "run ring --topo 8 --json -", "list", "list --json",
+                                 "tables ms-hc --topo 4x4", "schedule ring --topo 8 -o -"}) {
+    const std::string err = testing::temp_dir() + "/full.err";
+    const int st = std::system(("timeout 60 " + std::string(TORX_BIN) + " " + args + " >/dev/full 2>" + err).c_str());
+    ASSERT_TRUE(WIFEXITED(st)) << args;
+    EXPECT_EQ(WEXITSTATUS(st), 2) << args << ": " << testing::read_file(err);
+    EXPECT_NE(testing::read_file(err).find("No space left on device"), std::string::npos) << args << ": "
+                                                                                        << testing::read_file(err);
+  }
+}
+
+// Issue 17, item 17: the summary says facts in words (the result document keeps its keys).
+TEST(Cli, SummaryNamesFactsInWords) {
+  const auto r = run_torx("run ms-hc --topo 8x8");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("largest_message_pieces"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("largest message (pieces)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("injection_step"), std::string::npos) << r.out;
+  const auto suh = run_torx("run suh --topo 4x4");
+  ASSERT_EQ(suh.code, 0) << suh.err;
+  EXPECT_EQ(suh.out.find("rearranged_blocks"), std::string::npos) << suh.out;
+  EXPECT_NE(suh.out.find("rearranged blocks (paper)"), std::string::npos) << suh.out;
+  const auto j = run_torx("run ms-hc --topo 8x8 --json -");
+  EXPECT_TRUE(nlohmann::json::parse(j.out)["facts"].contains("largest_message_pieces"));
+}
+
+// Issue 17, item 17: `torx list` wraps at the terminal's width (COLUMNS, else 100 columns).
+TEST(Cli, ListFitsTheWidth) {
+  for (const auto& [env, width] : std::vector<std::pair<std::string, size_t>>{{"env -u COLUMNS ", 100}, {"env COLUMNS=80 ", 80}}) {
+    const std::string out = testing::temp_dir() + "/list.out";
+    ASSERT_EQ(std::system((env + TORX_BIN + " list >" + out).c_str()), 0);
+    const std::string text = testing::read_file(out);
+    std::istringstream in(text);
+    std::string line;
+    size_t lines = 0;
+    while (std::getline(in, line)) {
+      ++lines;
+      EXPECT_LE(line.size(), width) << env << line;
+    }
+    for (const Algorithm& a : algorithms())
+      EXPECT_TRUE(text.rfind(a.id + " ", 0) == 0 || text.find("\n" + a.id + " ") != std::string::npos) << a.id;
+    EXPECT_GT(lines, 3 * algorithms().size());
+  }
+}
+
+// Issue 17, item 17: `torx reproduce tseng` takes minutes; it shows each size on standard error as
+// it goes, and prints a table (the JSON document only with --json). Its first sizes are done
+// within seconds: the progress is there before the run is stopped.
+TEST(Cli, ReproduceShowsProgressOnStandardError) {
+  const std::string out = testing::temp_dir() + "/repro.out", err = testing::temp_dir() + "/repro.err";
+  const int st = std::system(("timeout 10 " + std::string(TORX_BIN) + " reproduce tseng >" + out + " 2>" + err).c_str());
+  ASSERT_TRUE(WIFEXITED(st));
+  const std::string e = testing::read_file(err), o = testing::read_file(out);
+  EXPECT_NE(e.find("[torx] t1 d=3: generated, every block checked"), std::string::npos) << e;
+  EXPECT_EQ(o.find('{'), std::string::npos) << o;
+  if (WEXITSTATUS(st) == 0) EXPECT_NE(o.find("t4 on 2D tori"), std::string::npos) << o;  // a fast machine
 }
 
 TEST(Cli, VersionAndHelpExitZero) {

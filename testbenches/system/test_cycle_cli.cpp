@@ -4,6 +4,7 @@
 // byte-identical VCD; a deadlock exits 3 with every stuck worm on standard error; corruption exits 1;
 // options the cycle model does not offer exit 2 with a message naming them.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -386,6 +387,40 @@ TEST(CycleCli, OneThreadUnlessAsked) {
   EXPECT_EQ(a["cycle_model"]["link_flits"], b["cycle_model"]["link_flits"]);
   const Cli help = torx("run --help-params");
   EXPECT_NE(help.out.find("2 idle cores) [default 1; 0..2]"), std::string::npos) << help.out;
+}
+
+// Issue 17, item 8: the waveform is written beside the target and renamed over it, so only a
+// regular file (or a new name in a directory that exists) is taken: a device or a directory is
+// refused and left as it was, a missing directory is exit 2 with the operating system's reason.
+TEST(CycleCli, TraceTargetsThatAreNotFilesAreRefused) {
+  struct stat before {};
+  ASSERT_EQ(::stat("/dev/null", &before), 0);
+  const std::string dir = testing::temp_path("trace_dir");
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/dev/null", "--trace /dev/null: not a regular file (a device)"},
+      {dir, "not a regular file (a directory)"},
+      {"/nonexistent/run.vcd", "--trace /nonexistent/run.vcd: cannot create it: No such file or directory"},
+      {dir + "/x", "--trace " + dir + "/x.vcd: not a regular file (a directory)"},
+  };
+  ASSERT_EQ(std::system(("mkdir -p " + dir + "/x.vcd").c_str()), 0);
+  for (const auto& [target, needle] : cases) {
+    const Cli r = torx("run ring --topo 8 --model cycle --trace " + target);
+    EXPECT_EQ(r.code, 2) << target << "\n" << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << target << "\n" << r.err;
+  }
+  struct stat after {};
+  ASSERT_EQ(::stat("/dev/null", &after), 0);
+  EXPECT_TRUE(S_ISCHR(after.st_mode));
+  EXPECT_EQ(before.st_rdev, after.st_rdev);
+  // A plain name without .vcd is written and renamed to exactly that name.
+  const std::string plain = testing::temp_path("plain_trace");
+  const Cli ok = torx("run ring --topo 8 --model cycle --trace " + plain);
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  struct stat st {};
+  EXPECT_EQ(::stat(plain.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_NE(::stat((plain + ".vcd").c_str(), &st), 0);
 }
 
 // Issue 17, item 4: the cycle model estimates its bytes before it allocates. A broadcast on the
