@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "algorithms/meyer_sibeyn.hpp"
@@ -22,6 +24,7 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/tseng.hpp"
 #include "app/cosim.hpp"
+#include "app/plot.hpp"
 #include "app/report.hpp"
 #include "app/run.hpp"
 #include "app/tables_check.hpp"
@@ -79,6 +82,9 @@ struct Options {
   std::string barrier_every = "2000";
   std::string mutant = "0";
   bool mixed_orders = false;
+  // torx plot
+  std::string plot_kind;
+  std::string plot_input;
   std::string max_memory;              // --max-memory SIZE; empty: what the machine has available
 };
 
@@ -551,6 +557,30 @@ int cmd_tables(const Options& o) {
   return kExitOk;
 }
 
+// `torx plot links|steps RESULT -o FILE.svg`: a picture of a result document (app/plot.hpp).
+int cmd_plot(const Options& o) {
+  app::PlotKind kind;
+  if (o.plot_kind == "links") kind = app::PlotKind::kLinks;
+  else if (o.plot_kind == "steps") kind = app::PlotKind::kSteps;
+  else throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
+                                    o.plot_kind));
+  std::string text;
+  if (o.plot_input == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    struct stat st {};
+    if (::stat(o.plot_input.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      throw InputError(fmt::format("plot {}: not a regular file (a result document from torx run --json)", o.plot_input));
+    std::ifstream in(o.plot_input, std::ios::binary);
+    if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", o.plot_input, std::strerror(errno)));
+    if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", o.plot_input));
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  write_text(o.output, app::plot_svg(kind, text, o.plot_input == "-" ? "standard input" : o.plot_input), "-o");
+  if (o.output != "-") std::cerr << fmt::format("wrote {}\n", o.output);
+  return kExitOk;
+}
+
 int cmd_schedule(const Options& o) {
   const Topology topo = Topology::parse(o.topo, o.mesh);
   AlgorithmOptions aopt;
@@ -632,6 +662,11 @@ int main_impl(int argc, char** argv) {
   tables->add_option("--json", o.json, "write the plan's summary to FILE or -");
   tables->add_option("--max-memory", o.max_memory,
                      "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
+  auto* plot = app.add_subcommand("plot", "draw a result document as SVG: traffic per link, or the steps over time");
+  plot->add_option("kind", o.plot_kind, "links (flits per link on the torus layout) or steps (a Gantt chart)")->required();
+  plot->add_option("result", o.plot_input, "a result document (torx run --json FILE), or - for standard input")
+      ->required();
+  plot->add_option("-o,--output", o.output, "the SVG file to write (- for standard output)")->required();
   auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
   repro->add_option("paper", o.algo, "tseng (seed 000)")->required();
   repro->add_option("--json", o.json, "write the counts as a document to FILE or - [a table on standard output]");
@@ -699,6 +734,7 @@ int main_impl(int argc, char** argv) {
   if (*check) return cmd_run(o, true);
   if (*stats) return cmd_run(o, false, true);
   if (*repro) return cmd_reproduce(o);
+  if (*plot) return cmd_plot(o);
   if (*tables) return cmd_tables(o);
   if (cosim && *cosim) return cmd_cosim(o);
   return kExitBadInput;

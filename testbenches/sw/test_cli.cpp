@@ -49,6 +49,20 @@ const std::string kHugeGossip =
     "torx-schedule 1\ncollective allgather\ntopology 4096x4096 torus\nports all\nswitching wormhole\npieces 65536\n"
     "step\nend\n";
 
+// Result documents for torx plot (item 18): a step-model run, and cycle-model ones with link traffic.
+const std::string kStepDoc = R"({"schema": "torx.result/1", "algorithm": "ring", "topology": {"dims": [8], "wrap": true},
+  "model": "step", "sync": "barrier", "timing": {"step_cycles": [104, 108, 104, 104]}, "cycles": 420})";
+const std::string kFourDims = R"({"schema": "torx.result/1", "topology": {"dims": [2, 2, 2, 2], "wrap": true},
+  "cycle_model": {"link_flits": [0]}, "timing": {"step_cycles": [1]}})";
+const std::string kShortLinks = R"({"schema": "torx.result/1", "topology": {"dims": [3, 3], "wrap": true},
+  "cycle_model": {"link_flits": [1, 2, 3]}, "timing": {"step_cycles": [1]}})";
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
 // The forwarding tables of ms-hc on `dims`, as text, with `line` replaced by `by`.
 std::string tables_text(const std::vector<int>& dims, const std::string& line = "", const std::string& by = "") {
   std::stringstream out;
@@ -178,6 +192,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"schedule_is_a_directory", "", "run --schedule / --topo 4", "/: is a directory, not a schedule file"},
         BadCase{"check_schedule_is_a_directory", "", "check --schedule /tmp --topo 4", "is a directory, not a schedule file"},
         BadCase{"tables_check_directory", "", "tables --check /tmp", "is a directory, not a forwarding-table file"},
+        // Item 18: torx plot refuses what it cannot draw.
+        BadCase{"plot_unknown_kind", "{}", "plot pie {F} -o /dev/null", "plot: 'pie' is not a picture"},
+        BadCase{"plot_not_json", "hello", "plot steps {F} -o /dev/null", "not a JSON document"},
+        BadCase{"plot_not_a_result", "{\"schema\": \"torx.cosim/1\"}", "plot steps {F} -o /dev/null",
+                "not a result document (schema torx.result/1"},
+        BadCase{"plot_links_of_the_step_model", kStepDoc, "plot links {F} -o /dev/null",
+                "plot links needs the traffic of every link (cycle_model.link_flits): a run with --model cycle or rtl"},
+        BadCase{"plot_links_of_4d", kFourDims, "plot links {F} -o /dev/null", "draws networks of 1 to 3 dimensions, not 4"},
+        BadCase{"plot_wrong_link_count", kShortLinks, "plot links {F} -o /dev/null", "link_flits has 3 entries, the 3x3 torus has 36 links"},
+        BadCase{"plot_missing_file", "", "plot steps /nonexistent.json -o /dev/null", "cannot open: No such file or directory"},
         BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
                 "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
@@ -372,6 +396,38 @@ TEST(Cli, ReproduceShowsProgressOnStandardError) {
   EXPECT_NE(e.find("[torx] t1 d=3: generated, every block checked"), std::string::npos) << e;
   EXPECT_EQ(o.find('{'), std::string::npos) << o;
   if (WEXITSTATUS(st) == 0) EXPECT_NE(o.find("t4 on 2D tori"), std::string::npos) << o;  // a fast machine
+}
+
+// Issue 17, item 18: torx plot draws the steps of a step-model run back to back, and the traffic of
+// every link of a document that has it (cycle_model.link_flits) on the torus layout.
+TEST(Cli, PlotDrawsStepsAndLinks) {
+  const std::string doc = testing::temp_dir() + "/t4.json", svg = testing::temp_dir() + "/t4.svg";
+  ASSERT_EQ(run_torx("run t4 --topo 8x8 --json " + doc).code, 0);
+  const auto steps = run_torx("plot steps " + doc + " -o " + svg);
+  ASSERT_EQ(steps.code, 0) << steps.err;
+  const std::string s = testing::read_file(svg);
+  EXPECT_EQ(s.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u) << s.substr(0, 200);
+  EXPECT_EQ(s.substr(s.size() - 7), "</svg>\n");
+  const auto j = nlohmann::json::parse(testing::read_file(doc));
+  EXPECT_EQ(count(s, "class=\"step\""), j["steps"].get<size_t>());
+  EXPECT_EQ(count(s, "class=\"late\""), 0u);  // the step model: nothing beyond its own cost
+  EXPECT_NE(s.find("step 1: cycles 0 to " + std::to_string(j["timing"]["step_cycles"][0].get<int64_t>())), std::string::npos);
+  // Links: 3x3 torus, link l carries l flits; 36 links, the busiest 35.
+  nlohmann::json links = nlohmann::json::parse(kShortLinks);
+  links["cycle_model"]["link_flits"].clear();
+  for (int l = 0; l < 36; ++l) links["cycle_model"]["link_flits"].push_back(l);
+  const std::string ldoc = write_temp("links.json", links.dump());
+  const auto r = run_torx("plot links " + ldoc + " -o -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(count(r.out, "class=\"link\""), 36u);
+  EXPECT_NE(r.out.find("busiest 35"), std::string::npos);
+  EXPECT_NE(r.out.find(": 35 flits</title>"), std::string::npos);
+  EXPECT_NE(r.out.find(": 0 flits</title>"), std::string::npos);
+  // A mesh has no wraparound links to draw: 2 x 2 x 3 x 2 = 24 of the 36.
+  links["topology"]["wrap"] = false;
+  const auto m = run_torx("plot links " + write_temp("mesh.json", links.dump()) + " -o -");
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_EQ(count(m.out, "class=\"link\""), 24u);
 }
 
 TEST(Cli, VersionAndHelpExitZero) {

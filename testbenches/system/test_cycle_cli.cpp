@@ -423,6 +423,38 @@ TEST(CycleCli, TraceTargetsThatAreNotFilesAreRefused) {
   EXPECT_NE(::stat((plain + ".vcd").c_str(), &st), 0);
 }
 
+// Issue 17, item 18: torx plot on a cycle-model run: every link of the torus, every step with its
+// part beyond the step model's cost, the barriers between the steps.
+TEST(CycleCli, PlotDrawsTheRunsLinksAndSteps) {
+  const std::string doc = testing::temp_path("plot.json");
+  ASSERT_EQ(torx("run t4 --topo 4x4 --model cycle --json " + doc).code, 0);
+  const Cli links = torx("plot links " + doc + " -o -");
+  ASSERT_EQ(links.code, 0) << links.err;
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(links.out, "class=\"link\""), 64u);
+  std::ifstream in(doc);
+  const json j = json::parse(in);
+  uint64_t busiest = 0;
+  for (const json& f : j["cycle_model"]["link_flits"]) busiest = std::max(busiest, f.get<uint64_t>());
+  EXPECT_NE(links.out.find("busiest " + std::to_string(busiest) + ","), std::string::npos);
+  const Cli steps = torx("plot steps " + doc + " -o -");
+  ASSERT_EQ(steps.code, 0) << steps.err;
+  EXPECT_EQ(count(steps.out, "class=\"step\""), j["steps"].get<size_t>());
+  EXPECT_EQ(count(steps.out, "class=\"barrier\""), j["cycle_model"]["barriers"].get<size_t>());
+  EXPECT_NE(steps.out.find(std::to_string(j["cycle_model"]["blocked_cycles"].get<uint64_t>()) + " VC-cycles blocked"),
+            std::string::npos);
+  const Cli c3 = torx("run c1 --topo 4x4x4 --model cycle --json " + doc);
+  ASSERT_EQ(c3.code, 0) << c3.err;
+  const Cli cube = torx("plot links " + doc + " -o -");
+  ASSERT_EQ(cube.code, 0) << cube.err;
+  EXPECT_EQ(count(cube.out, "class=\"link\""), 384u);
+  EXPECT_EQ(count(cube.out, ">z = "), 4u);
+}
+
 // Issue 17, item 4: the cycle model estimates its bytes before it allocates. A broadcast on the
 // 1024x1024 torus (about 64 GiB) stops at once with exit 3 and names the limit, under the default
 // limit and under an address-space limit of 1 GiB (nothing large was allocated first).
