@@ -8,15 +8,18 @@
 #   scripts/cosim_matrix.sh                  # the whole matrix (about 10 to 20 minutes on one core)
 #   scripts/cosim_matrix.sh --quick          # a tenth of the cycles (a smoke run)
 #   scripts/cosim_matrix.sh --json out.jsonl # also every torx.cosim/1 document, one per line
+#   scripts/cosim_matrix.sh --only r3d       # one configuration (and the mutants)
 #   TORX=build/bin/torx MIN=2000000 scripts/cosim_matrix.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TORX=${TORX:-build/bin/torx}
 MIN=${MIN:-1000000}
 JSON=""
+ONLY=""
 while (($#)); do
   case $1 in
     --quick) MIN=$((MIN / 10)) ;;
+    --only) ONLY=$2; shift ;;
     --json) JSON=$2; shift ;;
     -h|--help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cosim_matrix.sh: unknown option '$1'" >&2; exit 2 ;;
@@ -50,6 +53,7 @@ echo "| configuration | network | cycles | router-cycles | compared | flits | ba
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for entry in "${matrix[@]}"; do
   IFS='|' read -r name nodes args <<<"$entry"
+  [[ -n $ONLY && $name != "$ONLY" ]] && continue
   # Cycles for MIN compared router-cycles: routers are clocked most of the time at these loads; the
   # run repeats with twice the cycles until the floor is reached.
   cycles=$(((MIN + nodes - 1) / nodes * 5 / 4))

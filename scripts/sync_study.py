@@ -34,7 +34,8 @@ ALGOS = [("ring", f"{1 << d}", []) for d in range(5, 11)] + [
 TS = [10, 100, 1000]
 BLOCKS = [16, 64, 1024]
 MODES = [("none", "none", []), ("barrier h=1", "barrier", []), ("barrier h=4", "barrier", ["--param", "barrier_hop_latency=4"]),
-         ("local", "local", []), ("software", "software", []), ("priority", "priority", [])]
+         ("local", "local", []), ("local null_ts=0", "local", ["--param", "null_ts=0"]), ("software", "software", []),
+         ("priority", "priority", [])]
 
 
 def run(torx, args, path):
@@ -133,7 +134,8 @@ def write_outputs(a, modes, results, step, skipped):
               "destination with its content). Cycles until the last block is stored; in parentheses, for `local` and\n"
               "`software`, the null messages sent; `wait` is the node-cycles spent waiting for synchronization.\n"
               "Default network (`torx run --help-params`): 2-stage routers, 1-cycle links, 8-flit buffers, 16-byte\n"
-              "flits; the null message's startup equals t_s (`null_ts = -1`).\n")
+              "flits; the null message's startup equals t_s (`null_ts = -1`), except in `local null_ts=0`: a signal\n"
+              "that costs no startup, as a hardware signal would (it still travels as a one-flit worm).\n")
     for algo, topo, _ in ALGOS:
         keys = [k for k in by if k[0] == algo and k[1] == topo]
         if not keys:
@@ -151,7 +153,7 @@ def write_outputs(a, modes, results, step, skipped):
                     r = by.get((algo, topo, ts, block, lab))
                     if not r:
                         cells.append("-")
-                    elif lab in ("local", "software"):
+                    elif lab.startswith("local") or lab == "software":
                         cells.append(f"{r['cycles']} ({r['null_messages']})")
                     else:
                         cells.append(str(r["cycles"]))
@@ -180,7 +182,7 @@ def plot(out_dir, by, labels):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("matplotlib is not installed: no plots (scripts/setup.sh --extras installs it)", file=sys.stderr)
+        print("matplotlib is not installed: no plots (scripts/setup.sh --plots installs it; run the script with /usr/bin/python3)", file=sys.stderr)
         return
     # Ring: cycles relative to the hardware barrier, against n, per mode, at t_s 100 and 64-byte blocks.
     for ts in TS:

@@ -108,6 +108,26 @@ INSTANTIATE_TEST_SUITE_P(Registry, Identity, ::testing::ValuesIn(kCases),
                            return n;
                          });
 
+// The synchronization modes of docs/sync-study.md on the RTL: null messages (local signals, the
+// software barrier) are one-flit worms on the same routers, so the figures, the null messages and
+// the waiting cycles must be the cycle model's.
+const Case kSyncCases[] = {
+    {"t4", "--topo 8x8 --sync local"},
+    {"t4", "--topo 8x8 --sync software"},
+    {"ring", "--topo 32 --sync local --param null_ts=10"},
+    {"c1", "--topo 4x4x4 --sync software --ts 20"},
+    {"tsay-wang", "--topo 5x5 --sync local"},
+    {"direct", "--topo 4x4 --sync none"},
+};
+
+INSTANTIATE_TEST_SUITE_P(SyncModes, Identity, ::testing::ValuesIn(kSyncCases),
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           std::string n = std::string(i.param.algo) + "_" + std::to_string(i.index);
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
 TEST(RtlCli, LinkWaveformIsByteIdenticalToTheCycleModelsAndRouterWaveformsAreWritten) {
   const std::string c = testing::temp_path("cyc.vcd"), r = testing::temp_path("rtl.vcd");
   ASSERT_EQ(torx("run t4 --topo 4x4 --model cycle --trace " + c).code, 0);
