@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 #include "models/port_router.hpp"
@@ -176,7 +177,14 @@ void Fabric::set_observer(FlitObserver* o) {
 
 int Fabric::set_threads(int threads) {
   int n = threads;
-  if (n == 0) n = routers_.size() >= 1024 && std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  if (n == 0) {
+    // Automatic: two threads pay off on 1024 routers or more, and only when two cores are free for
+    // them (the load average, which counts this process, leaves one core besides its own).
+    double load = 0;
+    const unsigned cores = std::thread::hardware_concurrency();
+    const bool idle = cores >= 2 && getloadavg(&load, 1) == 1 && load + 1.0 <= static_cast<double>(cores) - 0.5;
+    n = routers_.size() >= 1024 && idle ? 2 : 1;
+  }
   if (observed_ || !port_routers_.empty()) n = 1;  // observers see one order; port cores need not be thread-safe
   // Lane 1 takes the endpoints and barrier units (ids after the routers'), which meet the routers
   // only at the injection and ejection links, and as many of the last routers as balance the two

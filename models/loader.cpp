@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "models/memory_estimate.hpp"
 #include "models/network_interface.hpp"
 
 namespace torx::model {
@@ -56,6 +57,16 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
   if (opt_.sync != sw::SyncMode::kPriority) params.priority_levels = 1;
   sw::validate(params, topo_);
   sw::validate_priority(params, topo_);
+
+  // Memory, estimated before anything large is allocated (memory_estimate.hpp).
+  {
+    MemoryEstimate e = estimate_network(topo_, params, ports, opt_.cost.flit_bytes,
+                                        routing_.dateline_classes * routing_.order_classes, /*systemc=*/!connect);
+    add_node_memory(e, *space_, opt_.cost.block_bytes);
+    add_program(e, schedule, *space_, opt_.sync, ports);
+    const sw::MemoryLimit limit = opt_.memory_limit ? *opt_.memory_limit : sw::default_memory_limit();
+    sw::require_memory(limit, e.total(), fmt::format("the cycle model of the {}", topo_.to_string()), e.parts());
+  }
 
   ProgramOptions po;
   po.cost = opt_.cost;

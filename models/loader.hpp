@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory_limit.hpp"
 #include "core/run_config.hpp"
 #include "core/schedule.hpp"
 #include "models/fabric.hpp"
@@ -53,6 +54,10 @@ struct CycleOptions {
   // table for the watchdog's stuck-worm report, a damaged one for the loaders' refusal). When set,
   // the check that the tables follow every message's route is skipped.
   std::function<void(std::vector<RoutingImage>&)> edit_routing;
+  // The most memory the run may take (--max-memory); none: the default limit (8 GiB, or what this
+  // machine has available if less: core/memory_limit.hpp). The network estimates its bytes (memory_estimate.hpp) and refuses
+  // more with sw::WatchdogError before it allocates anything.
+  std::optional<sw::MemoryLimit> memory_limit;
   // Hardwired gossip (--gossip-hw; docs/gossip.md, "Hardwired forwarding"): the routers forward the
   // pieces by these forwarding tables; the interfaces only inject their own pieces (and the
   // prologue) and store what arrives. The schedule still gives the collective (its header) and the

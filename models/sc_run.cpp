@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <systemc>
 
@@ -115,7 +117,8 @@ CycleResult run_cycle_model(CycleNetwork& net, const CycleOptions& opt) {
   const auto t2 = clock::now();
   if (tf) {
     sc_core::sc_close_vcd_trace_file(tf);
-    if (vcd_base == opt.trace) std::rename((vcd_base + ".vcd").c_str(), opt.trace.c_str());
+    if (vcd_base == opt.trace && std::rename((vcd_base + ".vcd").c_str(), opt.trace.c_str()) != 0)
+      throw sw::InputError(fmt::format("--trace {}: cannot rename {}.vcd to it: {}", opt.trace, vcd_base, std::strerror(errno)));
     blank_vcd_date(opt.trace);
   }
   if (top.error()) std::rethrow_exception(top.error());

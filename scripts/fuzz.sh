@@ -27,13 +27,12 @@ mkdir -p "$BUILD"
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTORX_FUZZ=ON \
   -DTORX_BUILD_TESTS=OFF -DTORX_BUILD_MODELS=OFF >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log"; exit 2; }
-targets=(fuzz_schedule fuzz_routing_image fuzz_barrier_image)
-# fuzz_forwarding_tables joins this list with the forwarding-table reader (seeds: `torx tables -o`).
+targets=(fuzz_schedule fuzz_forwarding_tables fuzz_routing_image fuzz_barrier_image)
 echo "[fuzz] building ${targets[*]} (and torx, image_seeds for the seeds) with $JOBS jobs"
 cmake --build "$BUILD" -j "$JOBS" --target torx image_seeds "${targets[@]}"
 
 corpus=$BUILD/corpus
-mkdir -p "$corpus"/{fuzz_schedule,fuzz_routing_image,fuzz_barrier_image}.{seeds,work} "$BUILD/artifacts"
+mkdir -p "$corpus"/{fuzz_schedule,fuzz_forwarding_tables,fuzz_routing_image,fuzz_barrier_image}.{seeds,work} "$BUILD/artifacts"
 echo "[fuzz] seeding the corpora"
 # Small schedules of every algorithm and collective, as `torx schedule` writes them.
 for spec in "ring 8" "ring 6" "direct 3x3" "direct 3x3 --mesh" "t1 4x4" "t4 8x8" "c1 4x4x4" "tseng-dd 3x5" \
@@ -43,12 +42,21 @@ for spec in "ring 8" "ring 6" "direct 3x3" "direct 3x3 --mesh" "t1 4x4" "t4 8x8"
   "$BUILD/bin/torx" schedule "$1" --topo "$2" ${3:-} -o "$corpus/fuzz_schedule.seeds/$1_$2${3:-}.sched" 2>/dev/null
 done
 cp testbenches/fuzz/seeds/schedule/* "$corpus/fuzz_schedule.seeds/"
+# Forwarding tables of every gossip planner in 2D and 3D, with and without a prologue, as
+# `torx tables -o` writes them, and the checked-in ones (damaged files among them).
+for spec in "ms-hc 3x3" "ms-hc 4x4" "ms-hc 5x6" "ms-hc 3x4x5" "ms-hc-steps 5x6" "ms-hc-hd 6x6" "ms-one 4x4" \
+            "ms-one 6x9" "ms-one 3x3x3"; do
+  set -- $spec
+  "$BUILD/bin/torx" tables "$1" --topo "$2" -o "$corpus/fuzz_forwarding_tables.seeds/$1_$2.tab" >/dev/null 2>&1
+done
+cp testbenches/fuzz/seeds/tables/* "$corpus/fuzz_forwarding_tables.seeds/"
 "$BUILD/bin/image_seeds" "$corpus/fuzz_routing_image.seeds" "$corpus/fuzz_barrier_image.seeds"
 
 status=0
 for t in "${targets[@]}"; do
   extra=()
   [[ $t == fuzz_schedule ]] && extra=(-dict=testbenches/fuzz/schedule.dict)
+  [[ $t == fuzz_forwarding_tables ]] && extra=(-dict=testbenches/fuzz/tables.dict)
   echo "[fuzz] $t for $SECS s"
   log=$BUILD/$t.log
   if "$BUILD/bin/$t" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \

@@ -6,9 +6,8 @@
 // backends_none.cpp stands in otherwise.
 #include <fmt/format.h>
 
-#include <chrono>
-
 #include <algorithm>
+#include <chrono>
 
 #include "app/run.hpp"
 #include "core/errors.hpp"
@@ -20,6 +19,7 @@
 #ifdef TORX_HAVE_RTL
 #include "hw/rtl_router.hpp"
 #endif
+#include "models/memory_estimate.hpp"
 
 namespace torx::app {
 
@@ -85,6 +85,7 @@ class CycleBackend final : public Backend {
     o.seed = req.seed;
     o.ports = req.ports;
     o.trace = req.trace;
+    o.memory_limit = req.memory_limit;
     if (req.gossip_hw) {
       // Gossip routers store two whole packets per input buffer (docs/gossip.md): a default depth
       // below that grows to it; an explicit one is refused by the router.
@@ -161,6 +162,17 @@ void check_model_limits(const RunRequest& r) {
   if (r.cost.block_bytes > model::kMaxBlockBytes)
     throw sw::InputError(fmt::format("--block-bytes {}: the {} model takes blocks of up to {} bytes", r.cost.block_bytes,
                                      model_name(r.model), model::kMaxBlockBytes));
+  // The network alone (routers, links, interfaces, images, elaboration), before the schedule is
+  // generated: a network too large for the memory stops here, at once. The loader checks the whole
+  // estimate (node memories and program included) before it allocates.
+  sw::NetworkParams params = r.params;
+  if (r.sync != sw::SyncMode::kPriority) params.priority_levels = 1;  // as the loader does
+  sw::validate(params, r.topology);
+  const int classes = (r.topology.wrap() && params.dateline ? 2 : 1) * std::max(1, params.order_classes);
+  const model::MemoryEstimate e = model::estimate_network(r.topology, params, r.ports.value_or(sw::PortModel::kOne),
+                                                          r.cost.flit_bytes, classes, /*systemc=*/true);
+  sw::require_memory(r.memory_limit ? *r.memory_limit : sw::default_memory_limit(), e.total(),
+                     fmt::format("the {} model of the {}", model_name(r.model), r.topology.to_string()), e.parts());
 }
 
 std::unique_ptr<Backend> make_backend(ModelKind m) {

@@ -28,6 +28,16 @@ nlohmann::ordered_json opt_json(const std::optional<T>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
+// A fact's key as the summary prints it: the known ones in words, any other with spaces.
+std::string fact_label(const std::string& key) {
+  if (key == "largest_message_pieces") return "largest message (pieces)";
+  if (key == "injection_step") return "injection step";
+  if (key.size() > 6 && key.compare(key.size() - 6, 6, "_paper") == 0) return fact_label(key.substr(0, key.size() - 6)) + " (paper)";
+  std::string s = key;
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
 std::string opt_str(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : std::string("-"); }
 
 }  // namespace
@@ -166,7 +176,8 @@ std::string report_text(const RunReport& r) {
   for (const NamedBound& e : r.extras)
     s += fmt::format("  {:<20} steps {} transmission blocks {} ({})\n", e.key, opt_str(e.bound.steps),
                      opt_str(e.bound.transmission_blocks), e.bound.source);
-  for (const auto& [k, v] : r.facts) s += fmt::format("  {:<20} {}\n", k, v);
+  // Facts in words: the document's keys (largest_message_pieces) are for programs.
+  for (const auto& [k, v] : r.facts) s += fmt::format("  {:<20} {}\n", fact_label(k), v);
   s += fmt::format("  {:<20} {} port, {} link\n", "conflicts", r.steps.port_conflicts, r.steps.link_conflicts);
   for (const std::string& ex : r.steps.conflict_examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
   s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",

@@ -3,11 +3,17 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 
 #include "algorithms/registry.hpp"
 #include "core/checker.hpp"
 #include "core/errors.hpp"
+#include "core/forwarding_table.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
 
@@ -54,6 +60,30 @@ std::optional<ModelKind> parse_model(std::string_view text) {
   return std::nullopt;
 }
 
+void check_output_file(const char* option, const std::string& path) {
+  if (path.empty()) throw sw::InputError(fmt::format("{}: give a file name", option));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode))
+      throw sw::InputError(fmt::format("{} {}: not a regular file ({}); give the name of a file to write", option, path,
+                                       S_ISDIR(st.st_mode)                          ? "a directory"
+                                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                                     : "a special file"));
+    if (::access(path.c_str(), W_OK) != 0)
+      throw sw::InputError(fmt::format("{} {}: cannot write it: {}", option, path, std::strerror(errno)));
+    return;
+  }
+  if (errno != ENOENT) throw sw::InputError(fmt::format("{} {}: {}", option, path, std::strerror(errno)));
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0)
+    throw sw::InputError(fmt::format("{} {}: cannot create it: {}", option, path, std::strerror(errno)));
+  if (!S_ISDIR(st.st_mode))
+    throw sw::InputError(fmt::format("{} {}: cannot create it: {}", option, path, std::strerror(ENOTDIR)));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw sw::InputError(fmt::format("{} {}: cannot create it: {}", option, path, std::strerror(errno)));
+}
+
 void validate_request(const RunRequest& r) {
   if (r.algorithm.empty() == r.schedule.empty())
     throw sw::InputError(r.algorithm.empty() ? "run: give an algorithm (torx run ring ...) or --schedule FILE"
@@ -88,6 +118,13 @@ void validate_request(const RunRequest& r) {
       throw sw::InputError("--gossip-hw: the routers need no synchronization; --sync does not apply");
     if (r.count_only) throw sw::InputError("--gossip-hw: torx stats counts schedules; use torx run");
   }
+  if (!r.trace.empty()) {
+    // The waveform goes to FILE.vcd and is renamed to FILE: both must be regular files (a device
+    // such as /dev/null would be replaced) in a directory that exists.
+    check_output_file("--trace", r.trace);
+    if (r.trace.size() <= 4 || r.trace.compare(r.trace.size() - 4, 4, ".vcd") != 0)
+      check_output_file("--trace", r.trace + ".vcd");
+  }
   if (!r.trace_routers.empty()) {
     if (r.model != ModelKind::kRtl)
       throw sw::InputError("--trace-routers: register waveforms come from the RTL routers (--model rtl)");
@@ -110,6 +147,9 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   smo.ports = req.ports;
   smo.origin = req.schedule.empty() ? req.algorithm + " (generated)" : req.schedule;
   smo.track_blocks = !req.count_only;
+  // The step model's counters and block tracking are held to the same limit as the cycle model.
+  const sw::MemoryLimit memory_limit = req.memory_limit ? *req.memory_limit : sw::default_memory_limit();
+  smo.memory_limit_bytes = memory_limit.bytes;
   sw::StepModel step_model(topo, smo);
   // A back end needs the whole schedule in memory (it programs every node before the run).
   const bool whole = req.model != ModelKind::kStep;
@@ -125,6 +165,9 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
       for (const sw::Algorithm& a : sw::algorithms()) known += (known.empty() ? "" : ", ") + a.id;
       throw sw::InputError(fmt::format("unknown algorithm '{}' (known: {})", req.algorithm, known));
     }
+    if (algo->gossip_plan)  // the precondition check plans the forwarding tables: estimated first
+      sw::require_memory(memory_limit, sw::gossip_tables_peak_bytes(topo.radices()),
+                         fmt::format("planning the {} forwarding tables of the {}", req.algorithm, topo.to_string()));
     algo->check(topo, aopt);
     algo->generate(topo, aopt, sink);
   } else {

@@ -23,6 +23,7 @@
 
 #include "app/report.hpp"
 #include "core/delivery.hpp"
+#include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
 #include "core/run_config.hpp"
 #include "core/schedule.hpp"
@@ -54,7 +55,13 @@ struct RunRequest {
   bool params_given = false;            // some network parameter was set explicitly
   std::vector<std::string> params_named;  // the names of the parameters set explicitly
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
+  std::optional<sw::MemoryLimit> memory_limit;  // --max-memory; none: what the machine has available
 };
+
+// Throws sw::InputError unless `path` names a file torx may write: an existing regular file, or a
+// new name in an existing, writable directory (`option` names it in the message, with the
+// operating system's reason). A directory or a device (/dev/null) is refused, never replaced.
+void check_output_file(const char* option, const std::string& path);
 
 // Throws sw::InputError naming the option (as the command line spells it) that is wrong or does
 // not apply to the chosen model.

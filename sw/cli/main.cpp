@@ -3,15 +3,20 @@
 // 3 watchdog or limit, 4 internal error.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "algorithms/meyer_sibeyn.hpp"
@@ -19,11 +24,13 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/tseng.hpp"
 #include "app/cosim.hpp"
+#include "app/plot.hpp"
 #include "app/report.hpp"
 #include "app/run.hpp"
 #include "app/tables_check.hpp"
 #include "core/checker.hpp"
 #include "core/forwarding_table.hpp"
+#include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
@@ -75,6 +82,10 @@ struct Options {
   std::string barrier_every = "2000";
   std::string mutant = "0";
   bool mixed_orders = false;
+  // torx plot
+  std::string plot_kind;
+  std::string plot_input;
+  std::string max_memory;              // --max-memory SIZE; empty: what the machine has available
 };
 
 // A non-negative integer option: digits only (no sign, no wrap-around), within [lo, hi].
@@ -120,6 +131,22 @@ class TerminalProgress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// Levenshtein distance: insertions, deletions and substitutions between two short words.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
 const Algorithm& lookup(const std::string& id) {
   if (const Algorithm* a = find_algorithm(id)) return *a;
   std::string known;
@@ -144,14 +171,68 @@ NodeId parse_root(const Topology& topo, const std::string& text) {
   }
 }
 
-void write_text(const std::string& path, const std::string& text) {
+// Writes `text` to the file `path` (`option` names it in messages), or to standard output for "-".
+// Every write is checked, and the file's close: a full disk or /dev/full is exit code 2 with the
+// operating system's reason, never a lost document and exit 0.
+void write_text(const std::string& path, const std::string& text, const char* option = "--json") {
   if (path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::cout.flush();
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+      throw InputError(fmt::format("{} -: write error on standard output: {}", option, std::strerror(errno)));
     return;
   }
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("--json {}: cannot open for writing", path));
-  out << text;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw InputError(fmt::format("{} {}: cannot open for writing: {}", option, path, std::strerror(errno)));
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  const int err = errno;
+  if (std::fclose(f) != 0 || !written)
+    throw InputError(fmt::format("{} {}: write error: {}", option, path, std::strerror(written ? errno : err)));
+}
+
+// An output stream after its last write: flushed, and any error of a write or of the flush is
+// exit code 2 naming the file.
+void check_written(std::ofstream& out, const char* option, const std::string& path) {
+  errno = 0;
+  out.flush();
+  const int err = errno;
+  out.close();
+  if (!out) throw InputError(fmt::format("{} {}: write error: {}", option, path, err ? std::strerror(err) : "the write failed"));
+}
+
+// The width `torx list` wraps its text at: the terminal's (standard output), else COLUMNS, else 100.
+size_t terminal_width() {
+  winsize ws{};
+  if (isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
+  if (const char* c = std::getenv("COLUMNS")) {
+    const int v = std::atoi(c);
+    if (v >= 40) return static_cast<size_t>(v);
+  }
+  return 100;
+}
+
+// `prefix` then `text`, broken at spaces so that no line is longer than `width` (a single word longer
+// than a line stands alone); lines after the first start with `indent` spaces.
+std::string wrap(const std::string& prefix, const std::string& text, size_t indent, size_t width) {
+  std::string out = prefix, line_pad(indent, ' ');
+  size_t col = prefix.size();
+  bool first_word = true;
+  for (size_t p = 0; p < text.size();) {
+    const size_t q = std::min(text.find(' ', p), text.size());
+    const std::string word = text.substr(p, q - p);
+    p = q + 1;
+    if (word.empty()) continue;
+    if (!first_word && col + 1 + word.size() > width) {
+      out += "\n" + line_pad;
+      col = indent;
+    } else if (!first_word) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    first_word = false;
+  }
+  return out + "\n";
 }
 
 int cmd_list(const Options& o) {
@@ -168,18 +249,22 @@ int cmd_list(const Options& o) {
     std::cout << arr.dump(2) << "\n";
     return kExitOk;
   }
-  // Columns as wide as their widest entry (ids like ms-hc-steps are longer than the original ones).
+  // Columns as wide as their widest entry (ids like ms-hc-steps are longer than the original ones);
+  // the texts wrapped at the terminal's width (COLUMNS, else 100 columns), continued under their start.
   size_t id_w = 2, coll_w = 10, sw_w = 8;
   for (const Algorithm& a : algorithms()) {
     id_w = std::max(id_w, a.id.size());
     coll_w = std::max(coll_w, collective_name(a.collective).size());
     sw_w = std::max(sw_w, switching_name(a.switching).size());
   }
+  const size_t width = terminal_width();
   for (const Algorithm& a : algorithms()) {
-    std::cout << fmt::format("{:<{}}  {:<{}} {}-port {:<{}}  {}\n", a.id, id_w, collective_name(a.collective), coll_w,
-                             port_model_name(a.ports), switching_name(a.switching), sw_w, a.summary);
-    std::cout << fmt::format("{:<{}}  preconditions: {}\n{:<{}}  source: {}\n", "", id_w, a.preconditions, "", id_w,
-                             a.paper);
+    const std::string head = fmt::format("{:<{}}  {:<{}} {}-port {:<{}}  ", a.id, id_w, collective_name(a.collective),
+                                         coll_w, port_model_name(a.ports), switching_name(a.switching), sw_w);
+    std::cout << wrap(head, a.summary, head.size(), width);
+    const std::string indent(id_w + 2, ' ');
+    std::cout << wrap(indent + "preconditions: ", a.preconditions, id_w + 4, width);
+    std::cout << wrap(indent + "source: ", a.paper, id_w + 4, width);
   }
   return kExitOk;
 }
@@ -219,6 +304,7 @@ app::RunRequest make_request(const Options& o, bool count_only) {
   r.params_given = !o.params.empty() || !o.watchdog.empty();
   for (const std::string& p : o.params) r.params_named.push_back(p.substr(0, p.find('=')));
   r.count_only = count_only;
+  if (!o.max_memory.empty()) r.memory_limit = memory_limit_from_option(o.max_memory);
   app::validate_request(r);
   return r;
 }
@@ -317,6 +403,8 @@ int cmd_reproduce(const Options& o) {
   if (o.algo != "tseng") throw InputError(fmt::format("reproduce: unknown paper '{}' (known: tseng)", o.algo));
   nlohmann::ordered_json doc;
   doc["schema"] = "torx.reproduce.tseng/1";
+  const bool tty = isatty(STDERR_FILENO);
+  const auto t0 = std::chrono::steady_clock::now();
   const int64_t kGenerateNodes = int64_t{1} << 21;  // generate and count up to this many nodes
   const int64_t kTrackBlocks = int64_t{1} << 26;    // ... and track every block up to this many
   struct Family {
@@ -348,6 +436,10 @@ int cmd_reproduce(const Options& o) {
       std::string verified = "plan";
       if (nodes <= kGenerateNodes) {
         const Topology topo(dims, true);
+        if (tty)
+          std::fprintf(stderr, "\r[torx] %-4s d=%-2d %-32s         ", f.id, d, "generating ...");
+        else if (nodes >= (int64_t{1} << 16))  // the large ones take a while: say so before
+          std::fprintf(stderr, "[torx] %s d=%d: generating the schedule on the %s ...\n", f.id, d, topo.to_string().c_str());
         const bool track = nodes * nodes <= kTrackBlocks;
         StepModelOptions smo;
         smo.track_blocks = track;
@@ -372,12 +464,30 @@ int cmd_reproduce(const Options& o) {
                       {"steps", static_cast<int64_t>(counts.step_max_blocks.size())},
                       {"transmission_blocks", counts.transmission_blocks},
                       {"verified", verified}});
-      if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r[torx] %s d=%d      ", f.id, d);
+      // Progress on standard error (the whole command takes minutes): one line per size, or one
+      // line rewritten on a terminal.
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (tty) std::fprintf(stderr, "\r[torx] %-4s d=%-2d %-32s %6.1f s   ", f.id, d, verified.c_str(), secs);
+      else std::fprintf(stderr, "[torx] %s d=%d: %s (%.1f s)\n", f.id, d, verified.c_str(), secs);
     }
     doc[f.id] = rows;
   }
-  if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%30s\r", "");
-  write_text(o.json.empty() ? "-" : o.json, doc.dump(2) + "\n");
+  if (tty) std::fprintf(stderr, "\r%70s\r", "");
+  // The document with --json; a table for people otherwise.
+  if (!o.json.empty()) {
+    write_text(o.json, doc.dump(2) + "\n");
+    return kExitOk;
+  }
+  std::cout << "Our counts for seed 000 (Tseng et al.): steps and transmission in blocks, n = 2^d per side "
+               "(--json for the document scripts/reproduce_tseng.py reads)\n";
+  for (const Family& f : families) {
+    std::cout << fmt::format("\n{} on {}D tori\n  {:>3} {:>6} {:>10} {:>22}  {}\n", f.id, f.dims, "d", "n", "steps",
+                             "transmission blocks", "verified");
+    for (const auto& row : doc[f.id])
+      std::cout << fmt::format("  {:>3} {:>6} {:>10} {:>22}  {}\n", row["d"].get<int>(), row["n"].get<int>(),
+                               row["steps"].get<int64_t>(), row["transmission_blocks"].get<int64_t>(),
+                               row["verified"].get<std::string>());
+  }
   return kExitOk;
 }
 
@@ -413,13 +523,20 @@ int cmd_tables(const Options& o) {
     throw InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", o.algo, with));
   }
   const Topology topo = Topology::parse(o.topo, o.mesh);
+  // The planner's tables and lists, estimated before it starts (core/forwarding_table.hpp); its
+  // precondition check already plans.
+  require_memory(o.max_memory.empty() ? default_memory_limit() : memory_limit_from_option(o.max_memory),
+                 gossip_tables_peak_bytes(topo.radices()),
+                 fmt::format("planning the {} forwarding tables of the {}", o.algo, topo.to_string()),
+                 fmt::format("{} nodes", topo.nodes()));
   algo.check(topo, {});
   const GossipPlan plan = algo.gossip_plan(topo, {});
   const ForwardingTable& tab = plan.table;
   if (!o.output.empty()) {
     std::ofstream out(o.output);
-    if (!out) throw InputError(fmt::format("-o {}: cannot open for writing", o.output));
+    if (!out) throw InputError(fmt::format("-o {}: cannot open for writing: {}", o.output, std::strerror(errno)));
     write_forwarding_table(out, tab);
+    check_written(out, "-o", o.output);
   }
   size_t rules = 0;
   for (const auto& r : tab.rules) rules += r.size();
@@ -442,6 +559,30 @@ int cmd_tables(const Options& o) {
   } else {
     write_text(o.json, j.dump(2) + "\n");
   }
+  return kExitOk;
+}
+
+// `torx plot links|steps RESULT -o FILE.svg`: a picture of a result document (app/plot.hpp).
+int cmd_plot(const Options& o) {
+  app::PlotKind kind;
+  if (o.plot_kind == "links") kind = app::PlotKind::kLinks;
+  else if (o.plot_kind == "steps") kind = app::PlotKind::kSteps;
+  else throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
+                                    o.plot_kind));
+  std::string text;
+  if (o.plot_input == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    struct stat st {};
+    if (::stat(o.plot_input.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      throw InputError(fmt::format("plot {}: not a regular file (a result document from torx run --json)", o.plot_input));
+    std::ifstream in(o.plot_input, std::ios::binary);
+    if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", o.plot_input, std::strerror(errno)));
+    if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", o.plot_input));
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  write_text(o.output, app::plot_svg(kind, text, o.plot_input == "-" ? "standard input" : o.plot_input), "-o");
+  if (o.output != "-") std::cerr << fmt::format("wrote {}\n", o.output);
   return kExitOk;
 }
 
@@ -492,6 +633,8 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--param", o.params, "cycle model: network parameter NAME=VALUE, repeatable (--help-params)")
       ->allow_extra_args(false);
   sub->add_flag("--help-params", o.help_params, "list the network parameters with their meanings and defaults");
+  sub->add_option("--max-memory", o.max_memory,
+                  "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
 }
 
 int main_impl(int argc, char** argv) {
@@ -522,9 +665,16 @@ int main_impl(int argc, char** argv) {
   tables->add_option("-o,--output", o.output, "write the tables (docs/forwarding-tables.md)");
   tables->add_option("--check", o.tables_check, "validate a forwarding-table file and the schedule it encodes");
   tables->add_option("--json", o.json, "write the plan's summary to FILE or -");
+  tables->add_option("--max-memory", o.max_memory,
+                     "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
+  auto* plot = app.add_subcommand("plot", "draw a result document as SVG: traffic per link, or the steps over time");
+  plot->add_option("kind", o.plot_kind, "links (flits per link on the torus layout) or steps (a Gantt chart)")->required();
+  plot->add_option("result", o.plot_input, "a result document (torx run --json FILE), or - for standard input")
+      ->required();
+  plot->add_option("-o,--output", o.output, "the SVG file to write (- for standard output)")->required();
   auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
   repro->add_option("paper", o.algo, "tseng (seed 000)")->required();
-  repro->add_option("--json", o.json, "write the counts to FILE [-]");
+  repro->add_option("--json", o.json, "write the counts as a document to FILE or - [a table on standard output]");
   CLI::App* cosim = nullptr;
   if (app::cosim_available()) {
     cosim = app.add_subcommand("cosim", "the C++ model and the Verilated RTL in lock step, compared every cycle (docs/cosim.md)");
@@ -554,6 +704,23 @@ int main_impl(int argc, char** argv) {
   auto* check = app.add_subcommand("check", "validate a schedule file: syntax, holdings, conflicts, delivery");
   check->add_option("--schedule", o.schedule, "schedule file")->required();
   add_run_options(check, o);
+  // A first word that is not a command (`torx runn`) is named, with the nearest command; CLI11
+  // would only say that a subcommand is required.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::vector<std::string> names;
+    for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) names.push_back(s->get_name());
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string nearest, all;
+      size_t best = 3;  // at most two edits away
+      for (const std::string& n : names) {
+        all += (all.empty() ? "" : ", ") + n;
+        if (const size_t d = edit_distance(word, n); d < best) best = d, nearest = n;
+      }
+      throw InputError(fmt::format("unknown command '{}'{} (commands: {}; torx --help)", word,
+                                   nearest.empty() ? "" : fmt::format(": did you mean '{}'?", nearest), all));
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -574,6 +741,7 @@ int main_impl(int argc, char** argv) {
   if (*check) return cmd_run(o, true);
   if (*stats) return cmd_run(o, false, true);
   if (*repro) return cmd_reproduce(o);
+  if (*plot) return cmd_plot(o);
   if (*tables) return cmd_tables(o);
   if (cosim && *cosim) return cmd_cosim(o);
   return kExitBadInput;
@@ -588,7 +756,15 @@ int main(int argc, char** argv) {
   // environment is this program's, so it is set here, once, and not inside the model.
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   try {
-    return main_impl(argc, argv);
+    const int code = main_impl(argc, argv);
+    // Standard output is checked at the end like every file: a summary written to a full disk or
+    // to /dev/full is an error, not exit 0 with the output lost.
+    std::cout.flush();
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+      std::fprintf(stderr, "torx: error: standard output: write error: %s\n", std::strerror(errno ? errno : EIO));
+      return kExitBadInput;
+    }
+    return code;
   } catch (const InputError& e) {
     std::fprintf(stderr, "torx: error: %s\n", e.what());
     return kExitBadInput;

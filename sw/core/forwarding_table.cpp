@@ -91,6 +91,36 @@ std::string check_steps(int64_t steps, int64_t nodes, int pieces, int64_t inject
 
 }  // namespace
 
+uint64_t forwarding_table_bytes(int64_t nodes, int ndims, int64_t rules, int64_t injections) {
+  // One heap block as glibc lays it out (8-byte header, 16-byte granules, 32 bytes at least), and a
+  // vector grown by push_back to a power-of-two capacity.
+  auto heap = [](uint64_t n) -> uint64_t { return n == 0 ? 0 : std::max<uint64_t>(32, (n + 8 + 15) & ~uint64_t{15}); };
+  auto grown = [&](uint64_t n, uint64_t size) -> uint64_t {
+    uint64_t cap = 1;
+    while (cap < n) cap <<= 1;
+    return n == 0 ? 0 : heap(cap * size);
+  };
+  const uint64_t rows = static_cast<uint64_t>(2 * ndims + 1);
+  const uint64_t per_node = 4 * sizeof(std::vector<int>) + heap(rows * sizeof(uint32_t)) + heap(rows) +
+                            grown(static_cast<uint64_t>(std::max<int64_t>(rules, 0)), sizeof(ForwardRule)) +
+                            grown(static_cast<uint64_t>(std::max<int64_t>(injections, 0)), sizeof(InjectionEntry));
+  const auto total = checked_mul<uint64_t>(static_cast<uint64_t>(std::max<int64_t>(nodes, 0)), per_node);
+  return total ? *total : UINT64_MAX;
+}
+
+uint64_t gossip_tables_peak_bytes(const std::vector<int>& dims) {
+  uint64_t nodes = 1;
+  for (int r : dims) {
+    const auto p = checked_mul<uint64_t>(nodes, static_cast<uint64_t>(std::max(r, 0)));
+    if (!p) return UINT64_MAX;
+    nodes = *p;
+  }
+  if (nodes > static_cast<uint64_t>(INT64_MAX)) return UINT64_MAX;
+  const int d = static_cast<int>(dims.size());
+  const uint64_t tables = forwarding_table_bytes(static_cast<int64_t>(nodes), d, 4 * d, 8);
+  return tables > UINT64_MAX / 2 ? UINT64_MAX : 2 * tables;
+}
+
 int64_t ForwardingTable::nodes() const {
   int64_t n = 1;
   for (int s : dims) n *= s;

@@ -97,6 +97,19 @@ inline constexpr int kMaxForwardingPieces = 1 << 16;
 
 void write_forwarding_table(std::ostream& out, const ForwardingTable& table);
 
+// Bytes of the per-node tables of a ForwardingTable of `nodes` nodes in `ndims` dimensions with
+// `rules` forwarding rules and `injections` injection entries per node, as std::vector lays them out
+// when they grow one entry at a time (the planners and the reader build them so); UINT64_MAX beyond
+// 2^64. The prologue is not counted.
+uint64_t forwarding_table_bytes(int64_t nodes, int ndims, int64_t rules, int64_t injections);
+// What a gossip planner (sw/algorithms/meyer_sibeyn.hpp) holds at its peak while it builds the
+// tables of the torus `dims`, estimated before it starts (`torx tables` checks it against
+// --max-memory): the tables with 4 d rules and 8 injections per node (the planners make at most
+// 2 d rules per node on the cycles, the feeds of ms-one and ms-hc-steps up to 2 d + 4; at most 8
+// injections), and as much again for the planner's cycle, position and feed lists (measured: ms-one
+// on 256x256 peaks at 2.1 times its tables, ms-hc at 1.6 times).
+uint64_t gossip_tables_peak_bytes(const std::vector<int>& dims);
+
 // Parses the text form. `origin` (a file name) starts every error message. Throws InputError
 // naming the line and the field on malformed, out-of-range or inconsistent input.
 ForwardingTable read_forwarding_table(std::istream& in, const std::string& origin = "forwarding tables");

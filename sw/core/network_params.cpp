@@ -35,7 +35,7 @@ const std::vector<ParamInfo>& param_table() {
       TORX_PARAM(priority_reserve, 1, 64, "buffer slots per higher priority level kept by the throttle"),
       TORX_PARAM(watchdog_cycles, 1, int64_t{1} << 40, "cycles without flit movement before the watchdog stops"),
       TORX_PARAM(max_cycles, 0, int64_t{1} << 50, "limit on simulated cycles (0 = none)"),
-      TORX_PARAM(threads, 0, 2, "threads evaluating the network (0 = automatic: 2 from 1024 routers)"),
+      TORX_PARAM(threads, 0, 2, "threads evaluating the network (0 = automatic: 2 from 1024 routers on 2 idle cores)"),
   };
   return kTable;
 }

@@ -63,11 +63,13 @@ struct NetworkParams {
   uint64_t watchdog_cycles = 10000;
   // Hard limit on simulated cycles (0 = none); reaching it is reported like the watchdog.
   uint64_t max_cycles = 0;
-  // Threads that evaluate the network (scheduler.hpp, "Two lanes"): 1, 2 (network interfaces,
-  // barrier units and a balanced share of the routers on the second), or 0 = automatic (2 on
-  // networks of 1024 routers or more when the machine has two cores, else 1). The results do not
-  // depend on it, only the speed.
-  int threads = 0;
+  // Threads that evaluate the network (scheduler.hpp, "Two lanes"): 1 (the default), 2 (network
+  // interfaces, barrier units and a balanced share of the routers on the second), or 0 = automatic
+  // (2 on networks of 1024 routers or more when two cores are idle, judged by the load average, else
+  // 1). One by default: on a loaded 2-core machine a second thread that must meet the first every
+  // cycle made t4 32x32 1.6 to 5 times slower (issue 17). The results do not depend on it, only the
+  // speed.
+  int threads = 1;
 };
 
 // One row of the parameter table: name as written on the command line, description, and accessors.

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -54,6 +56,12 @@ class LineReader {
     file_ = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!file_) throw InputError(fmt::format("{}: cannot open schedule file: {}", path, std::strerror(errno)));
     owned_ = file_ != stdin;
+    struct stat st {};
+    if (owned_ && ::fstat(::fileno(file_), &st) == 0 && S_ISDIR(st.st_mode)) {
+      std::fclose(file_);
+      owned_ = false;
+      throw InputError(fmt::format("{}: is a directory, not a schedule file", path));
+    }
   }
   // Reads an open stream (not closed here); `name` stands for it in messages.
   LineReader(std::FILE* file, const std::string& name) : path_(name), file_(file) {}

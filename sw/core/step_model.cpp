@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/checked.hpp"
+#include "core/memory_limit.hpp"
 
 namespace torx::sw {
 
@@ -21,17 +22,6 @@ constexpr uint8_t kMoveArrivals = 0xff;
 constexpr uint8_t kCopyHeld = 0x80;
 constexpr uint8_t kCopyCorrupt = 0x40;
 constexpr uint8_t kCopyArrivals = 0x3f;
-uint64_t available_memory_bytes() {
-  std::FILE* f = std::fopen("/proc/meminfo", "r");
-  if (!f) return 0;
-  char line[256];
-  uint64_t kb = 0;
-  while (std::fgets(line, sizeof line, f))
-    if (std::sscanf(line, "MemAvailable: %llu kB", reinterpret_cast<unsigned long long*>(&kb)) == 1) break;
-  std::fclose(f);
-  return kb * 1024;
-}
-
 }  // namespace
 
 StepModel::StepModel(const Topology& topo, StepModelOptions options) : topo_(topo), opt_(std::move(options)) {
@@ -75,13 +65,12 @@ void StepModel::begin(const ScheduleHeader& header) {
   }
   const uint64_t limit = opt_.memory_limit_bytes ? opt_.memory_limit_bytes : available_memory_bytes();
   if (limit && network + blocks > limit)
-    throw WatchdogError(fmt::format("limit: the step model needs {:.1f} GiB for this {} on the {} ({}link counters {:.1f} "
-                                    "GiB), {:.1f} GiB {}",
-                                    (network + blocks) / 1073741824.0, collective_name(header.collective),
+    throw WatchdogError(fmt::format("limit: the step model needs {} for this {} on the {} ({}link counters {}), {} {}",
+                                    format_bytes(network + blocks), collective_name(header.collective),
                                     topo_.to_string(),
                                     blocks ? fmt::format("{} blocks tracked, ", space_->universe()) : std::string(),
-                                    network / 1073741824.0, limit / 1073741824.0,
-                                    opt_.memory_limit_bytes ? "is the limit" : "are available"));
+                                    format_bytes(network), format_bytes(limit),
+                                    opt_.memory_limit_bytes ? "is the limit (--max-memory SIZE sets it)" : "are available"));
   link_uses_.assign(static_cast<size_t>(topo_.link_count()), 0);
   sends_.assign(n, 0);
   recvs_.assign(n, 0);

@@ -51,10 +51,17 @@ Topology Topology::parse(std::string_view dims, bool mesh) {
     size_t x = dims.find('x', pos);
     std::string_view part = dims.substr(pos, x == std::string_view::npos ? std::string_view::npos : x - pos);
     int64_t v = 0;
+    if (!parse_int(part, v) && !part.empty() && part.find_first_not_of("0123456789") == std::string_view::npos)
+      throw InputError(fmt::format("--topo {}: radix {} is out of range: too large (a network has at most 2^24 = "
+                                   "16777216 nodes)",
+                                   dims, part));
     if (!parse_int(part, v))
       throw InputError(fmt::format("--topo {}: '{}' is not a radix (expected e.g. 16, 16x16 or 8x8x8)", dims, part));
-    if (v < 2 || v > (int64_t{1} << 24))
-      throw InputError(fmt::format("--topo {}: radix {} is out of range (every radix must be >= 2)", dims, v));
+    if (v < 2) throw InputError(fmt::format("--topo {}: radix {} is out of range (every radix must be >= 2)", dims, v));
+    if (v > (int64_t{1} << 24))
+      throw InputError(fmt::format("--topo {}: radix {} is out of range: too large (a network has at most 2^24 = "
+                                   "16777216 nodes)",
+                                   dims, v));
     radix.push_back(static_cast<int>(v));
     if (x == std::string_view::npos) break;
     pos = x + 1;

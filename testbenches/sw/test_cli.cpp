@@ -49,6 +49,20 @@ const std::string kHugeGossip =
     "torx-schedule 1\ncollective allgather\ntopology 4096x4096 torus\nports all\nswitching wormhole\npieces 65536\n"
     "step\nend\n";
 
+// Result documents for torx plot (item 18): a step-model run, and cycle-model ones with link traffic.
+const std::string kStepDoc = R"({"schema": "torx.result/1", "algorithm": "ring", "topology": {"dims": [8], "wrap": true},
+  "model": "step", "sync": "barrier", "timing": {"step_cycles": [104, 108, 104, 104]}, "cycles": 420})";
+const std::string kFourDims = R"({"schema": "torx.result/1", "topology": {"dims": [2, 2, 2, 2], "wrap": true},
+  "cycle_model": {"link_flits": [0]}, "timing": {"step_cycles": [1]}})";
+const std::string kShortLinks = R"({"schema": "torx.result/1", "topology": {"dims": [3, 3], "wrap": true},
+  "cycle_model": {"link_flits": [1, 2, 3]}, "timing": {"step_cycles": [1]}})";
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
 // The forwarding tables of ms-hc on `dims`, as text, with `line` replaced by `by`.
 std::string tables_text(const std::vector<int>& dims, const std::string& line = "", const std::string& by = "") {
   std::stringstream out;
@@ -154,6 +168,40 @@ INSTANTIATE_TEST_SUITE_P(
                 "0,0 -> 1,-1 x+y- | 0,0>1,2\nend\n",
                 "run --schedule {F} --topo 3x3", ":7: message destination node '1,-1': '-1' is not a coordinate"},
         BadCase{"negative_root_coordinate", "", "run tsay-wang --topo 3x3 --root 0,-1", "'-1' is not a coordinate"},
+        // Item 4: --max-memory takes a size.
+        BadCase{"max_memory_not_a_size", "", "run ring --topo 8 --max-memory lots", "--max-memory 'lots': not a size"},
+        BadCase{"max_memory_unit", "", "run ring --topo 8 --max-memory 4Q", "unknown unit 'Q'"},
+        BadCase{"max_memory_zero", "", "tables ms-hc --topo 8x8 --max-memory 0", "must be more than 0"},
+        // Item 9: every output is checked, a full device included.
+        BadCase{"json_to_full_device", "", "run ring --topo 8 --json /dev/full",
+                "--json /dev/full: write error: No space left on device"},
+        BadCase{"tables_output_to_full_device", "", "tables ms-hc --topo 4x4 -o /dev/full",
+                "-o /dev/full: write error: No space left on device"},
+        BadCase{"tables_json_to_full_device", "", "tables ms-hc --topo 4x4 --json /dev/full",
+                "--json /dev/full: write error: No space left on device"},
+        BadCase{"schedule_to_full_device", "", "schedule ring --topo 8 -o /dev/full", "/dev/full: write failed"},
+        BadCase{"json_into_missing_directory", "", "run ring --topo 8 --json /nonexistent/r.json",
+                "--json /nonexistent/r.json: cannot open for writing: No such file or directory"},
+        // Item 12: messages that name the problem.
+        BadCase{"radix_too_large", "", "run direct --topo 2147483648",
+                "radix 2147483648 is out of range: too large (a network has at most 2^24 = 16777216 nodes)"},
+        BadCase{"radix_beyond_64_bits", "", "run direct --topo 4x99999999999999999999", "out of range: too large"},
+        BadCase{"no_algorithm_nor_schedule", "", "run --topo 64", "run: give an algorithm (torx run ring ...) or --schedule FILE"},
+        BadCase{"unknown_command", "", "runn --topo 8", "unknown command 'runn': did you mean 'run'?"},
+        BadCase{"unknown_command_far", "", "frobnicate", "unknown command 'frobnicate' (commands: list, schedule, run"},
+        BadCase{"schedule_is_a_directory", "", "run --schedule / --topo 4", "/: is a directory, not a schedule file"},
+        BadCase{"check_schedule_is_a_directory", "", "check --schedule /tmp --topo 4", "is a directory, not a schedule file"},
+        BadCase{"tables_check_directory", "", "tables --check /tmp", "is a directory, not a forwarding-table file"},
+        // Item 18: torx plot refuses what it cannot draw.
+        BadCase{"plot_unknown_kind", "{}", "plot pie {F} -o /dev/null", "plot: 'pie' is not a picture"},
+        BadCase{"plot_not_json", "hello", "plot steps {F} -o /dev/null", "not a JSON document"},
+        BadCase{"plot_not_a_result", "{\"schema\": \"torx.cosim/1\"}", "plot steps {F} -o /dev/null",
+                "not a result document (schema torx.result/1"},
+        BadCase{"plot_links_of_the_step_model", kStepDoc, "plot links {F} -o /dev/null",
+                "plot links needs the traffic of every link (cycle_model.link_flits): a run with --model cycle or rtl"},
+        BadCase{"plot_links_of_4d", kFourDims, "plot links {F} -o /dev/null", "draws networks of 1 to 3 dimensions, not 4"},
+        BadCase{"plot_wrong_link_count", kShortLinks, "plot links {F} -o /dev/null", "link_flits has 3 entries, the 3x3 torus has 36 links"},
+        BadCase{"plot_missing_file", "", "plot steps /nonexistent.json -o /dev/null", "cannot open: No such file or directory"},
         BadCase{"line_too_long", kHead + "step\n0 -> 1 x+ |" + std::string(1 << 20, ' ') + "0>1\nend\n",
                 "check --schedule {F} --topo 3", ":7: line longer than 1048576 bytes"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
@@ -261,6 +309,127 @@ TEST(Cli, TablesCheckRefusesLargeClaimsWithoutAllocating) {
   EXPECT_EQ(WEXITSTATUS(st), 2);
   EXPECT_NE(testing::read_file(err).find("0 of the 16777216 blocks are injected"), std::string::npos)
       << testing::read_file(err);
+}
+
+// Issue 17, item 4: the planner's tables are estimated before it plans. ms-hc on 4096x4096 (about
+// 16 GiB; the planner really took 9 GB in 50 s) stops at once with exit 3 under the default limit,
+// within a 1 GiB address space; --max-memory below a small plan's needs stops it too.
+TEST(Cli, TablesStopBeforePlanningBeyondTheMemoryLimit) {
+  const std::string err = testing::temp_dir() + "/tables_huge.err";
+  const std::string cmd = "ulimit -v 1048576; timeout 30 " + std::string(TORX_BIN) + " tables ms-hc --topo 4096x4096 2>" + err;
+  const int st = std::system(("bash -c '" + cmd + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 3) << testing::read_file(err);
+  EXPECT_NE(testing::read_file(err).find("limit: planning the ms-hc forwarding tables of the 4096x4096 torus needs about"),
+            std::string::npos)
+      << testing::read_file(err);
+  const auto def = run_torx("tables ms-hc --topo 4096x4096", 30);
+  EXPECT_EQ(def.code, 3) << def.err;
+  EXPECT_NE(def.err.find("more than the default limit of 8.0 GiB (--max-memory SIZE raises it)"), std::string::npos)
+      << def.err;
+  const auto small = run_torx("tables ms-hc --topo 64x64 --max-memory 1MiB");
+  EXPECT_EQ(small.code, 3) << small.err;
+  EXPECT_NE(small.err.find("more than the limit of 1.0 MiB (--max-memory)"), std::string::npos) << small.err;
+  EXPECT_EQ(run_torx("tables ms-hc --topo 64x64 --max-memory 1GiB").code, 0);
+  // The step model's tracking is held to the same limit.
+  const auto step = run_torx("run direct --topo 32x32 --max-memory 1MiB");
+  EXPECT_EQ(step.code, 3) << step.err;
+  EXPECT_NE(step.err.find("is the limit (--max-memory SIZE sets it)"), std::string::npos) << step.err;
+}
+
+// Issue 17, item 9: standard output is checked at the end like every file: a summary, a document
+// on `--json -` or a listing sent to /dev/full is exit 2 with the reason, not exit 0 with nothing.
+TEST(Cli, StandardOutputOnAFullDeviceIsAnError) {
+  for (const std::string args : {"run ring --topo 8", "run ring --topo 8 --json -", "list", "list --json",
+                                 "tables ms-hc --topo 4x4", "schedule ring --topo 8 -o -"}) {
+    const std::string err = testing::temp_dir() + "/full.err";
+    const int st = std::system(("timeout 60 " + std::string(TORX_BIN) + " " + args + " >/dev/full 2>" + err).c_str());
+    ASSERT_TRUE(WIFEXITED(st)) << args;
+    EXPECT_EQ(WEXITSTATUS(st), 2) << args << ": " << testing::read_file(err);
+    EXPECT_NE(testing::read_file(err).find("No space left on device"), std::string::npos) << args << ": "
+                                                                                        << testing::read_file(err);
+  }
+}
+
+// Issue 17, item 17: the summary says facts in words (the result document keeps its keys).
+TEST(Cli, SummaryNamesFactsInWords) {
+  const auto r = run_torx("run ms-hc --topo 8x8");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("largest_message_pieces"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("largest message (pieces)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("injection_step"), std::string::npos) << r.out;
+  const auto suh = run_torx("run suh --topo 4x4");
+  ASSERT_EQ(suh.code, 0) << suh.err;
+  EXPECT_EQ(suh.out.find("rearranged_blocks"), std::string::npos) << suh.out;
+  EXPECT_NE(suh.out.find("rearranged blocks (paper)"), std::string::npos) << suh.out;
+  const auto j = run_torx("run ms-hc --topo 8x8 --json -");
+  EXPECT_TRUE(nlohmann::json::parse(j.out)["facts"].contains("largest_message_pieces"));
+}
+
+// Issue 17, item 17: `torx list` wraps at the terminal's width (COLUMNS, else 100 columns).
+TEST(Cli, ListFitsTheWidth) {
+  for (const auto& [env, width] : std::vector<std::pair<std::string, size_t>>{{"env -u COLUMNS ", 100}, {"env COLUMNS=80 ", 80}}) {
+    const std::string out = testing::temp_dir() + "/list.out";
+    ASSERT_EQ(std::system((env + TORX_BIN + " list >" + out).c_str()), 0);
+    const std::string text = testing::read_file(out);
+    std::istringstream in(text);
+    std::string line;
+    size_t lines = 0;
+    while (std::getline(in, line)) {
+      ++lines;
+      EXPECT_LE(line.size(), width) << env << line;
+    }
+    for (const Algorithm& a : algorithms())
+      EXPECT_TRUE(text.rfind(a.id + " ", 0) == 0 || text.find("\n" + a.id + " ") != std::string::npos) << a.id;
+    EXPECT_GT(lines, 3 * algorithms().size());
+  }
+}
+
+// Issue 17, item 17: `torx reproduce tseng` takes minutes; it shows each size on standard error as
+// it goes, and prints a table (the JSON document only with --json). Its first sizes are done
+// within seconds: the progress is there before the run is stopped.
+TEST(Cli, ReproduceShowsProgressOnStandardError) {
+  const std::string out = testing::temp_dir() + "/repro.out", err = testing::temp_dir() + "/repro.err";
+  const int st = std::system(("timeout 10 " + std::string(TORX_BIN) + " reproduce tseng >" + out + " 2>" + err).c_str());
+  ASSERT_TRUE(WIFEXITED(st));
+  const std::string e = testing::read_file(err), o = testing::read_file(out);
+  EXPECT_NE(e.find("[torx] t1 d=3: generated, every block checked"), std::string::npos) << e;
+  EXPECT_EQ(o.find('{'), std::string::npos) << o;
+  if (WEXITSTATUS(st) == 0) {  // a fast machine
+    EXPECT_NE(o.find("t4 on 2D tori"), std::string::npos) << o;
+  }
+}
+
+// Issue 17, item 18: torx plot draws the steps of a step-model run back to back, and the traffic of
+// every link of a document that has it (cycle_model.link_flits) on the torus layout.
+TEST(Cli, PlotDrawsStepsAndLinks) {
+  const std::string doc = testing::temp_dir() + "/t4.json", svg = testing::temp_dir() + "/t4.svg";
+  ASSERT_EQ(run_torx("run t4 --topo 8x8 --json " + doc).code, 0);
+  const auto steps = run_torx("plot steps " + doc + " -o " + svg);
+  ASSERT_EQ(steps.code, 0) << steps.err;
+  const std::string s = testing::read_file(svg);
+  EXPECT_EQ(s.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u) << s.substr(0, 200);
+  EXPECT_EQ(s.substr(s.size() - 7), "</svg>\n");
+  const auto j = nlohmann::json::parse(testing::read_file(doc));
+  EXPECT_EQ(count(s, "class=\"step\""), j["steps"].get<size_t>());
+  EXPECT_EQ(count(s, "class=\"late\""), 0u);  // the step model: nothing beyond its own cost
+  EXPECT_NE(s.find("step 1: cycles 0 to " + std::to_string(j["timing"]["step_cycles"][0].get<int64_t>())), std::string::npos);
+  // Links: 3x3 torus, link l carries l flits; 36 links, the busiest 35.
+  nlohmann::json links = nlohmann::json::parse(kShortLinks);
+  links["cycle_model"]["link_flits"].clear();
+  for (int l = 0; l < 36; ++l) links["cycle_model"]["link_flits"].push_back(l);
+  const std::string ldoc = write_temp("links.json", links.dump());
+  const auto r = run_torx("plot links " + ldoc + " -o -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(count(r.out, "class=\"link\""), 36u);
+  EXPECT_NE(r.out.find("busiest 35"), std::string::npos);
+  EXPECT_NE(r.out.find(": 35 flits</title>"), std::string::npos);
+  EXPECT_NE(r.out.find(": 0 flits</title>"), std::string::npos);
+  // A mesh has no wraparound links to draw: 2 x 2 x 3 x 2 = 24 of the 36.
+  links["topology"]["wrap"] = false;
+  const auto m = run_torx("plot links " + write_temp("mesh.json", links.dump()) + " -o -");
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_EQ(count(m.out, "class=\"link\""), 24u);
 }
 
 TEST(Cli, VersionAndHelpExitZero) {

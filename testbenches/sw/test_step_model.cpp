@@ -155,11 +155,11 @@ TEST(StepModel, MemoryIsEstimatedBeforeAllocating) {
     tracked.begin(h);
     FAIL() << "no limit";
   } catch (const WatchdogError& e) {
-    EXPECT_NE(std::string(e.what()).find("limit: the step model needs 0.1 GiB for this alltoall on the 64x64 torus "
+    EXPECT_NE(std::string(e.what()).find("limit: the step model needs 80.1 MiB for this alltoall on the 64x64 torus "
                                          "(16777216 blocks tracked"),
               std::string::npos)
         << e.what();
-    EXPECT_NE(std::string(e.what()).find("0.1 GiB is the limit"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("64.0 MiB is the limit"), std::string::npos) << e.what();
   }
   // Counting only: 2^24 nodes of 32 ports are 2 GiB of link counters.
   const std::vector<int> wide = {2, 2, 2, 2, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4};

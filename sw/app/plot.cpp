@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/plot.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/topology.hpp"
+
+namespace torx::app {
+
+namespace {
+
+using json = nlohmann::json;
+using sw::InputError;
+
+constexpr int64_t kMaxPlotNodes = 65536;
+
+// Viridis, sampled at nine points; t in [0, 1].
+std::string colour(double t) {
+  static constexpr double kStops[9][3] = {{68, 1, 84},     {71, 44, 122},  {59, 81, 139},  {44, 113, 142}, {33, 144, 141},
+                                          {39, 173, 129},  {92, 200, 99},  {170, 220, 50}, {253, 231, 37}};
+  t = std::clamp(t, 0.0, 1.0) * 8;
+  const int i = std::min(7, static_cast<int>(t));
+  const double f = t - i;
+  int c[3];
+  for (int k = 0; k < 3; ++k) c[k] = static_cast<int>(std::lround(kStops[i][k] + f * (kStops[i + 1][k] - kStops[i][k])));
+  return fmt::format("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]);
+}
+
+std::string escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '<') o += "&lt;";
+    else if (c == '>') o += "&gt;";
+    else if (c == '&') o += "&amp;";
+    else if (c == '"') o += "&quot;";
+    else o += c;
+  }
+  return o;
+}
+
+// A round step for axis ticks: 1, 2 or 5 times a power of ten, giving about `ticks` ticks.
+double tick_step(double range, int ticks) {
+  const double raw = range / std::max(1, ticks);
+  const double p = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+const json& need(const json& j, const char* key, const std::string& origin) {
+  if (!j.contains(key)) throw InputError(fmt::format("{}: the result document has no '{}'", origin, key));
+  return j[key];
+}
+
+std::string title_of(const json& doc) {
+  const json& t = doc["topology"];
+  std::string dims;
+  for (const json& r : t["dims"]) dims += (dims.empty() ? "" : "x") + std::to_string(r.get<int>());
+  return fmt::format("{} on the {} {}, {} model, sync {}", doc.value("algorithm", std::string("?")), dims,
+                     t.value("wrap", true) ? "torus" : "mesh", doc.value("model", std::string("?")),
+                     doc.value("sync", std::string("?")));
+}
+
+std::string links_svg(const json& doc, const std::string& origin) {
+  if (!doc.contains("cycle_model") || doc["cycle_model"].is_null() || !doc["cycle_model"].contains("link_flits"))
+    throw InputError(fmt::format("{}: plot links needs the traffic of every link (cycle_model.link_flits): a run with "
+                                 "--model cycle or rtl; the step model counts no per-link traffic",
+                                 origin));
+  const json& cm = doc["cycle_model"];
+  const json& t = need(doc, "topology", origin);
+  std::vector<int> dims = t["dims"].get<std::vector<int>>();
+  const bool wrap = t.value("wrap", true);
+  if (dims.size() > 3)
+    throw InputError(fmt::format("{}: plot links draws networks of 1 to 3 dimensions, not {}", origin, dims.size()));
+  const sw::Topology topo(dims, wrap);
+  if (topo.nodes() > kMaxPlotNodes)
+    throw InputError(fmt::format("{}: plot links draws networks of up to {} nodes, not {}", origin, kMaxPlotNodes,
+                                 topo.nodes()));
+  const std::vector<uint64_t> flits = cm["link_flits"].get<std::vector<uint64_t>>();
+  if (static_cast<int64_t>(flits.size()) != static_cast<int64_t>(topo.link_count()))
+    throw InputError(fmt::format("{}: cycle_model.link_flits has {} entries, the {} has {} links", origin, flits.size(),
+                                 topo.to_string(), topo.link_count()));
+  uint64_t top = 0, sum = 0, used = 0;
+  for (sw::LinkId l = 0; l < topo.link_count(); ++l) {
+    const sw::NodeId v = topo.link_source(l);
+    const int port = static_cast<int>(l % topo.ports());
+    if (!wrap && topo.neighbor(v, sw::Topology::port_dim(port), sw::Topology::port_dir(port)) < 0) continue;
+    top = std::max(top, flits[static_cast<size_t>(l)]);
+    sum += flits[static_cast<size_t>(l)];
+    ++used;
+  }
+  const int rx = dims[0], ry = dims.size() > 1 ? dims[1] : 1, rz = dims.size() > 2 ? dims[2] : 1;
+  // Cell size: the whole picture about 900 pixels wide; panels of a 3D network side by side, at
+  // most four to a row.
+  const int cols = std::min(rz, 4), rows = (rz + cols - 1) / cols;
+  const double cell = std::clamp(880.0 / (cols * (rx + 1)), 6.0, 48.0);
+  const double pw = (rx + 1) * cell, ph = (ry + 1) * cell + 18;
+  const double top_margin = 64, bottom = 70;
+  const double width = std::max(560.0, cols * pw + 20), height = top_margin + rows * ph + bottom;
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} {:.0f}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height, width, height);
+  s += fmt::format("<text x=\"10\" y=\"20\" font-size=\"15\">{}</text>\n", escape(title_of(doc)));
+  s += fmt::format("<text x=\"10\" y=\"36\">flits per directed link: busiest {}, mean {:.1f} over {} links, {} cycles"
+                   "</text>\n<text x=\"10\" y=\"52\" fill=\"#555\">x to the right, y down; each link beside its "
+                   "partner{}</text>\n",
+                   top, used ? static_cast<double>(sum) / used : 0.0, used,
+                   doc.contains("cycles") && !doc["cycles"].is_null() ? doc["cycles"].dump() : "?",
+                   wrap ? "; wraparound links as stubs at the edges" : "");
+  const double lw = std::max(1.0, cell * 0.16), off = cell * 0.13, node_r = std::max(1.0, cell * 0.1);
+  auto link_colour = [&](uint64_t f) { return f == 0 ? std::string("#dddddd") : colour(top ? double(f) / top : 0); };
+  for (int z = 0; z < rz; ++z) {
+    const double ox = 10 + (z % cols) * pw, oy = top_margin + (z / cols) * ph;
+    if (dims.size() == 3) s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">z = {}</text>\n", ox + cell / 2, oy + 12, z);
+    const double gy = oy + 18;
+    auto cx = [&](double x) { return ox + (x + 1) * cell; };
+    auto cy = [&](double y) { return gy + (y + 0.5) * cell; };
+    for (int y = 0; y < ry; ++y)
+      for (int x = 0; x < rx; ++x) {
+        const sw::NodeId v = static_cast<sw::NodeId>(x + static_cast<int64_t>(rx) * (y + static_cast<int64_t>(ry) * z));
+        for (int d = 0; d < std::min<int>(2, static_cast<int>(dims.size())); ++d)
+          for (int dir : {+1, -1}) {
+            if (!wrap && topo.neighbor(v, d, dir) < 0) continue;
+            const sw::LinkId l = topo.link_id(v, d, dir);
+            const int c = d == 0 ? x : y, r = d == 0 ? rx : ry;
+            const bool wraps = (dir > 0 && c == r - 1) || (dir < 0 && c == 0);
+            // A link from the node's centre towards its neighbour's (or half a cell out, for a
+            // wraparound), shifted to its side: + links above (x) or left of (y) the axis.
+            const double len = wraps ? 0.45 : 0.92;
+            const double sh = dir > 0 ? -off : off;
+            double x1 = cx(x), y1 = cy(y), x2 = x1, y2 = y1;
+            if (d == 0) {
+              x1 += dir * cell * 0.08;
+              x2 = cx(x) + dir * cell * len;
+              y1 += sh;
+              y2 += sh;
+            } else {
+              y1 += dir * cell * 0.08;
+              y2 = cy(y) + dir * cell * len;
+              x1 += sh;
+              x2 += sh;
+            }
+            s += fmt::format("<line class=\"link\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+                             "stroke-width=\"{:.1f}\"><title>{} {}: {} flits</title></line>\n",
+                             x1, y1, x2, y2, link_colour(flits[static_cast<size_t>(l)]), lw, topo.node_name(v),
+                             sw::Topology::port_name(sw::Topology::port(d, dir)), flits[static_cast<size_t>(l)]);
+          }
+        if (dims.size() == 3)  // z links: two squares in the node, z+ up-right, z- down-left
+          for (int dir : {+1, -1}) {
+            if (!wrap && topo.neighbor(v, 2, dir) < 0) continue;
+            const sw::LinkId l = topo.link_id(v, 2, dir);
+            const double q = cell * 0.18;  // in the quadrant corners, clear of the x and y links
+            s += fmt::format("<rect class=\"link\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+                             "fill=\"{}\"><title>{} {}: {} flits</title></rect>\n",
+                             cx(x) + (dir > 0 ? 0.25 * cell : -0.43 * cell), cy(y) + (dir > 0 ? -0.43 * cell : 0.25 * cell), q, q,
+                             link_colour(flits[static_cast<size_t>(l)]), topo.node_name(v),
+                             sw::Topology::port_name(sw::Topology::port(2, dir)), flits[static_cast<size_t>(l)]);
+          }
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"#444\"/>\n", cx(x), cy(y), node_r);
+      }
+  }
+  // Colour bar.
+  const double by = height - bottom + 22, bx = 10, bw = 300;
+  s += "<defs><linearGradient id=\"viridis\">";
+  for (int k = 0; k <= 8; ++k) s += fmt::format("<stop offset=\"{:.3f}\" stop-color=\"{}\"/>", k / 8.0, colour(k / 8.0));
+  s += "</linearGradient></defs>\n";
+  s += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.0f}\" height=\"12\" fill=\"url(#viridis)\"/>\n", bx, by, bw);
+  s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">1</text><text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"end\">{} flits"
+                   "</text>\n",
+                   bx, by + 28, bx + bw, by + 28, top);
+  s += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"12\" height=\"12\" fill=\"#dddddd\"/><text x=\"{:.0f}\" "
+                   "y=\"{:.0f}\">no flit</text>\n",
+                   bx + bw + 20, by, bx + bw + 36, by + 11);
+  if (dims.size() == 3)
+    s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">squares in a node: its z+ (upper right) and z- (lower left) links"
+                     "</text>\n",
+                     bx + bw + 100, by + 11);
+  return s + "</svg>\n";
+}
+
+std::string steps_svg(const json& doc, const std::string& origin) {
+  const json& timing = need(doc, "timing", origin);
+  const std::vector<int64_t> costs = need(timing, "step_cycles", origin).get<std::vector<int64_t>>();
+  const size_t n = costs.size();
+  if (n == 0) throw InputError(fmt::format("{}: the run has no steps to draw", origin));
+  // Per step: start and end (cycles), and the step model's cost.
+  std::vector<int64_t> start(n, -1), end(n, -1);
+  const bool cycle = doc.contains("cycle_model") && !doc["cycle_model"].is_null();
+  const json* cm = cycle ? &doc["cycle_model"] : nullptr;
+  if (cycle) {
+    const json& a = need(*cm, "step_start", origin);
+    const json& b = need(*cm, "step_end", origin);
+    if (a.size() != n || b.size() != n)
+      throw InputError(fmt::format("{}: step_start and step_end have {} and {} entries for {} steps", origin, a.size(),
+                                   b.size(), n));
+    for (size_t k = 0; k < n; ++k) {
+      if (!a[k].is_null()) start[k] = a[k].get<int64_t>();
+      if (!b[k].is_null()) end[k] = b[k].get<int64_t>();
+    }
+  } else {
+    int64_t t = 0;
+    for (size_t k = 0; k < n; ++k) {
+      start[k] = t;
+      t += costs[k];
+      end[k] = t;
+    }
+  }
+  int64_t last = 0;
+  for (size_t k = 0; k < n; ++k) last = std::max(last, end[k]);
+  if (doc.contains("cycles") && doc["cycles"].is_number()) last = std::max(last, doc["cycles"].get<int64_t>());
+  last = std::max<int64_t>(last, 1);
+  const bool barriers = doc.value("sync", std::string()) == "barrier" && cycle;
+  const double left = 70, right = 20, top = 62, row = std::clamp(440.0 / n, 3.0, 20.0), bottom = 78;
+  const double plot_w = 840, width = left + plot_w + right, height = top + row * n + bottom;
+  auto X = [&](double c) { return left + plot_w * c / static_cast<double>(last); };
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} {:.0f}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height, width, height);
+  s += fmt::format("<text x=\"10\" y=\"20\" font-size=\"15\">{}: the steps over time</text>\n", escape(title_of(doc)));
+  std::string caption = fmt::format("{} steps, {} cycles", n, last);
+  if (cycle) {
+    caption += fmt::format("; {} barriers of {} cycles; {} VC-cycles blocked in all",
+                           cm->value("barriers", uint64_t{0}), cm->value("barrier_latency", uint64_t{0}),
+                           cm->value("blocked_cycles", uint64_t{0}));
+  } else {
+    caption += " (step model: each step's cost t_s + m t_x, back to back)";
+  }
+  s += fmt::format("<text x=\"10\" y=\"38\">{}</text>\n", escape(caption));
+  // Barriers: between the end of every earlier step and the start of the next.
+  if (barriers) {
+    int64_t done = -1;
+    for (size_t k = 0; k + 1 < n; ++k) {
+      if (end[k] >= 0) done = std::max(done, end[k]);
+      if (done >= 0 && start[k + 1] > done)
+        s += fmt::format("<rect class=\"barrier\" x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" "
+                         "fill=\"#e4e4e4\"><title>barrier after step {}: cycles {} to {}</title></rect>\n",
+                         X(done), top, std::max(0.5, X(start[k + 1]) - X(done)), row * n, k + 1, done, start[k + 1]);
+    }
+  }
+  // Axis and grid.
+  const double tick = tick_step(static_cast<double>(last), 8);
+  for (double c = 0; c <= last + 0.5; c += tick) {
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#bbb\" stroke-width=\"0.5\"/>"
+                     "<text x=\"{0:.1f}\" y=\"{3:.1f}\" text-anchor=\"middle\">{4:.0f}</text>\n",
+                     X(c), top, top + row * n, top + row * n + 14, c);
+  }
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">cycle</text>\n", left + plot_w / 2,
+                   top + row * n + 30);
+  const size_t label_every = std::max<size_t>(1, static_cast<size_t>(std::ceil(12.0 / row)));
+  for (size_t k = 0; k < n; ++k) {
+    const double y = top + row * k;
+    if (k % label_every == 0 || k + 1 == n)
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">step {}</text>\n", left - 6,
+                       y + row / 2 + 4, k + 1);
+    if (start[k] < 0 || end[k] < 0) continue;  // no messages
+    const double h = std::max(1.0, row * 0.75), yb = y + (row - h) / 2;
+    const int64_t own = std::min(end[k], start[k] + std::max<int64_t>(costs[k], 0));
+    s += fmt::format("<rect class=\"step\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"#3b6fb6\">"
+                     "<title>step {}: cycles {} to {} ({} cycles; the step model charges {})</title></rect>\n",
+                     X(start[k]), yb, std::max(0.5, X(own) - X(start[k])), h, k + 1, start[k], end[k],
+                     end[k] - start[k], costs[k]);
+    if (cycle && end[k] > own)
+      s += fmt::format("<rect class=\"late\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"#d9534f\">"
+                       "<title>step {}: {} cycles beyond the step model's cost (blocking)</title></rect>\n",
+                       X(own), yb, std::max(0.5, X(end[k]) - X(own)), h, k + 1, end[k] - own);
+  }
+  // Legend.
+  const double ly = height - 30;
+  s += fmt::format("<rect x=\"{0:.0f}\" y=\"{1:.0f}\" width=\"14\" height=\"10\" fill=\"#3b6fb6\"/><text x=\"{2:.0f}\" "
+                   "y=\"{3:.0f}\">a step, up to the step model's cost</text>\n",
+                   left, ly, left + 20, ly + 10);
+  if (cycle)
+    s += fmt::format("<rect x=\"{0:.0f}\" y=\"{1:.0f}\" width=\"14\" height=\"10\" fill=\"#d9534f\"/><text x=\"{2:.0f}\" "
+                     "y=\"{3:.0f}\">beyond it: blocked</text>\n",
+                     left + 260, ly, left + 280, ly + 10);
+  if (barriers)
+    s += fmt::format("<rect x=\"{0:.0f}\" y=\"{1:.0f}\" width=\"14\" height=\"10\" fill=\"#e4e4e4\"/><text x=\"{2:.0f}\" "
+                     "y=\"{3:.0f}\">barrier</text>\n",
+                     left + 420, ly, left + 440, ly + 10);
+  return s + "</svg>\n";
+}
+
+}  // namespace
+
+std::string plot_svg(PlotKind kind, const std::string& json_text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: not a JSON document: {}", origin, e.what()));
+  }
+  if (!doc.is_object() || doc.value("schema", std::string()) != "torx.result/1")
+    throw InputError(fmt::format("{}: not a result document (schema torx.result/1, written by torx run --json)", origin));
+  try {
+    return kind == PlotKind::kLinks ? links_svg(doc, origin) : steps_svg(doc, origin);
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: a field of the result document has the wrong type: {}", origin, e.what()));
+  }
+}
+
+}  // namespace torx::app
