@@ -15,7 +15,7 @@ using RouterFactory = std::unique_ptr<RtlRouter> (*)(const RtlRouterConfig&, con
                                                      const sw::Topology&, sw::NodeId, const model::RoutingImage&);
 using BarrierFactory = std::unique_ptr<RtlBarrier> (*)(const RtlBarrierConfig&, sw::NodeId, const model::BarrierImage&);
 
-#define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes) \
+#define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve) \
   std::unique_ptr<RtlRouter> make_router_##name(const RtlRouterConfig&, const model::RouterShape&,     \
                                                 const sw::Topology&, sw::NodeId, const model::RoutingImage&);
 #define TORX_RTL_BARRIER(name, ndims) \
@@ -35,8 +35,8 @@ struct BarrierEntry {
 
 const std::vector<RouterEntry>& router_entries() {
   static const std::vector<RouterEntry> kEntries = {
-#define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes) \
-  {{#name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes}, &make_router_##name},
+#define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve) \
+  {{#name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve}, &make_router_##name},
 #define TORX_RTL_BARRIER(name, ndims)
 #include "rtl_configs.inc"
 #undef TORX_RTL_ROUTER
@@ -47,7 +47,7 @@ const std::vector<RouterEntry>& router_entries() {
 
 const std::vector<BarrierEntry>& barrier_entries() {
   static const std::vector<BarrierEntry> kEntries = {
-#define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes)
+#define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve)
 #define TORX_RTL_BARRIER(name, ndims) {{#name, ndims}, &make_barrier_##name},
 #include "rtl_configs.inc"
 #undef TORX_RTL_ROUTER
@@ -79,15 +79,21 @@ const char* cfg_error_text(unsigned code) {
 }
 
 bool RtlRouterConfig::serves(const model::RouterShape& s, int m) const {
-  return s.priority_levels == 1 && s.ndims == ndims && s.local_ports == local_ports && s.vc_classes == vc_classes &&
+  // One level: the priority reserve is not a parameter of the router (no throttle).
+  const bool levels_ok = s.priority_levels == priority_levels &&
+                         (priority_levels == 1 || s.priority_reserve == priority_reserve);
+  return levels_ok && s.ndims == ndims && s.local_ports == local_ports && s.vc_classes == vc_classes &&
          s.vcs_per_class == vcs_per_class && s.buffer_depth == buffer_depth && s.pipeline == pipeline && m == mutant &&
          s.payload_words >= 1 && s.payload_words * 8 <= static_cast<uint32_t>(flit_bytes);
 }
 
 std::string RtlRouterConfig::describe() const {
-  return fmt::format("{}: {} dims, {} local port{}, C={}, V={}, D={}, P={}, MaxRadix {}, {}-byte flits{}", name, ndims,
-                     local_ports, local_ports == 1 ? "" : "s", vc_classes, vcs_per_class, buffer_depth, pipeline,
-                     max_radix, flit_bytes, mutant ? fmt::format(", mutant {}", mutant) : "");
+  return fmt::format("{}: {} dims, {} local port{}, C={}, V={}, D={}, P={}, MaxRadix {}, {}-byte flits{}{}", name,
+                     ndims, local_ports, local_ports == 1 ? "" : "s", vc_classes, vcs_per_class, buffer_depth, pipeline,
+                     max_radix, flit_bytes,
+                     priority_levels > 1 ? fmt::format(", {} priority levels (reserve {})", priority_levels, priority_reserve)
+                                         : "",
+                     mutant ? fmt::format(", mutant {}", mutant) : "");
 }
 
 const std::vector<RtlRouterConfig>& rtl_router_configs() {
@@ -123,10 +129,14 @@ std::unique_ptr<RtlRouter> make_rtl_router(const model::RouterShape& shape, int 
     std::string built;
     for (const auto& c : rtl_router_configs()) built += "\n  " + c.describe();
     throw sw::InputError(fmt::format("no Verilated router was built for {} dims, {} local port(s), C={}, V={}, D={}, "
-                                     "P={}, {}-byte flits{} (add a torx_rtl_router line to hw/CMakeLists.txt); "
+                                     "P={}, {}-byte flits{}{} (add a torx_rtl_router line to hw/CMakeLists.txt); "
                                      "built:{}",
                                      shape.ndims, shape.local_ports, shape.vc_classes, shape.vcs_per_class,
                                      shape.buffer_depth, shape.pipeline, shape.payload_words * 8,
+                                     shape.priority_levels > 1
+                                         ? fmt::format(", {} priority levels (reserve {})", shape.priority_levels,
+                                                       shape.priority_reserve)
+                                         : "",
                                      mutant ? fmt::format(", mutant {}", mutant) : "", built));
   }
   if (topo.ndims() != shape.ndims)

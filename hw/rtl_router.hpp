@@ -33,6 +33,8 @@ struct RtlRouterConfig {
   int mutant = 0;           // Mutant (0: none)
   int max_radix = 64;       // MaxRadix
   int flit_bytes = 32;      // FlitBytes: serves any --flit-bytes up to this
+  int priority_levels = 1;  // PriorityLevels: lanes per VC (docs/priority.md); 1: no priorities
+  int priority_reserve = 1; // PriorityReserve: the throttle's slots per level above
   // Whether this configuration simulates routers of shape `s` with mutant `m`.
   bool serves(const model::RouterShape& s, int m) const;
   std::string describe() const;  // "r2d: 2 dims, 1 local, C=2, V=1, D=8, P=2, MaxRadix 64, 32-byte flits"

@@ -4,12 +4,20 @@
 // boundary of models/router_core.hpp). Its cycle behaviour is docs/timing-contract.md, which this
 // RTL implements register for register; docs/rtl.md maps the modules and the flit format.
 //
-//   torx_input_unit   x ports   pipeline stages 1 .. P-1, VC FIFOs, ivc_* registers
+//   torx_input_unit   x ports   pipeline stages 1 .. P-1, VC buffers, ivc_* registers (per lane)
 //   torx_routing_unit           table RAM, image loader (configuration port), one lookup per input
 //   torx_vc_alloc               fair VC allocation per (output port, class): va_rr_q, va_vc_rr_q
 //   torx_sw_alloc               separable input-first round robin: sa_in_rr_q, sa_out_rr_q
 //   torx_crossbar               winning flits to their outputs
-//   torx_output_unit  x ports   ovc_credits_q, ovc_owner_q, the output registers
+//   torx_output_unit  x ports   ovc_credits_q, ovc_owner_q (ovc_depth_q, ovc_stack_q), the output registers
+//
+// Priority levels (docs/priority.md; PriorityLevels = K > 1): every VC buffer holds K lanes, one per
+// level (the flit's priority field), sharing its D slots; input lanes are numbered input VC x K +
+// level, and every per-VC input register above is per lane. A flit of level q leaves only while
+// its output VC has more than (K-1-q) x PriorityReserve credits (the throttle); VC allocation is
+// priority first and may take a VC from a lower level (the owner waits on the VC's stack and gets it
+// back when the new owner's tail has left); switch allocation is priority first. With K = 1 none of
+// this exists: the lanes are the VCs and the registers are those of the plain router.
 //
 // Ports (docs/timing-contract.md, "The router boundary"): network ports 0 .. 2N-1 (+x, -x, +y, ...),
 // then local ports 2N .. 2N+K-1 (input: injection channel k, output: ejection channel k). Per-port
@@ -31,7 +39,9 @@
 //   PipelineStages  P >= 1 (router_latency)
 //   FlitBytes       payload bytes per flit (a multiple of 8)
 //   MaxRadix        largest radix per dimension (coordinates are clog2(MaxRadix) bits)
-//   Mutant          0: none; 1..4: the deliberate bugs of docs/rtl.md, "Mutants", for the
+//   PriorityLevels  K, priority levels: lanes per VC (1: none), 1 .. 16
+//   PriorityReserve r, the throttle's slots per level above (D > (K-1) r)
+//   Mutant          0: none; 1..5: the deliberate bugs of docs/rtl.md, "Mutants", for the
 //                   co-simulation's proof (a separate build each)
 `include "torx_pkg.sv"
 
@@ -44,15 +54,18 @@ module torx_router #(
   parameter int unsigned PipelineStages = 2,
   parameter int unsigned FlitBytes = 32,
   parameter int unsigned MaxRadix = 64,
+  parameter int unsigned PriorityLevels = 1,
+  parameter int unsigned PriorityReserve = 1,
   parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = NumNetPorts + NumLocal,
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
   localparam int unsigned TotalVcs = NumNetPorts * NetVcs + NumLocal,
+  localparam int unsigned TotalLanes = TotalVcs * PriorityLevels,
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
   localparam int unsigned FlitW /*verilator public*/ = torx_pkg::flit_w(NumDims, CoordW, FlitBytes),
   localparam int unsigned VcIdxW = torx_pkg::clog2w(NetVcs),
-  localparam int unsigned BlockedW = $clog2(TotalVcs + 1),
+  localparam int unsigned BlockedW = $clog2(TotalLanes + 1),
   localparam int unsigned CfgWordW = torx_pkg::CfgWordW
 ) (
   input  logic                          clk_i,
@@ -77,14 +90,16 @@ module torx_router #(
   output logic [NumPorts-1:0]           credit_valid_o,    // a credit leaves input p upstream
   output logic [NumPorts*VcIdxW-1:0]    credit_vc_o,       // the VC whose slot was freed
   // Status.
-  output logic [BlockedW-1:0]           stat_blocked_o,    // registered: input VCs whose due front flit did not leave in t
+  output logic [BlockedW-1:0]           stat_blocked_o,    // registered: input lanes whose due front flit did not leave in t
   output logic                          route_error_o,     // registered, sticky: a head met an invalid table entry
   output logic                          quiescent_o        // no flit in a pipeline stage or a FIFO
 );
 
   localparam int unsigned PortW = torx_pkg::clog2w(NumPorts);
   localparam int unsigned ClassW = torx_pkg::clog2w(NumClasses);
-  localparam int unsigned IvcW = $clog2(TotalVcs + 1);
+  localparam int unsigned IvcW = $clog2(TotalLanes + 1);   // an input lane; all ones: none
+  localparam int unsigned Levels = PriorityLevels;
+  localparam int unsigned LaneIdxW = torx_pkg::clog2w(NetVcs * Levels);
   localparam int unsigned RouteW = PortW + ClassW + 1;
   localparam int unsigned StartDimW = torx_pkg::StartDimW;
   localparam int unsigned SideW = torx_pkg::SideW;
@@ -101,17 +116,18 @@ module torx_router #(
   logic [NumPorts*NumDims*CoordW-1:0] lk_dest;
   logic [NumPorts*NumDims-1:0] lk_neg;
   logic [NumPorts*StartDimW-1:0] lk_start;
-  logic [NumPorts*VcIdxW-1:0] sa_in_vc;
+  logic [NumPorts*LaneIdxW-1:0] sa_in_lane;
   logic [NumPorts-1:0] sa_in_win, sa_out_valid;
   logic [NumPorts*PortW-1:0] sa_out_port;
-  // --- per input VC (router-wide index) ---
-  logic [TotalVcs-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, tail_ready;
-  logic [TotalVcs*PortW-1:0] va_port, sa_port;
-  logic [TotalVcs*ClassW-1:0] va_class;
-  logic [TotalVcs*VcIdxW-1:0] va_grant_vc, sa_vc;
+  // --- per input lane (router-wide index: input VC x K + level) ---
+  logic [TotalLanes-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, tail_ready;
+  logic [TotalLanes*PortW-1:0] va_port, sa_port;
+  logic [TotalLanes*ClassW-1:0] va_class;
+  logic [TotalLanes*VcIdxW-1:0] va_grant_vc, sa_vc;
   // --- per output VC (router-wide index) ---
-  logic [TotalVcs-1:0] ovc_credit_ok, ovc_free, ovc_grant;
-  logic [TotalVcs*IvcW-1:0] ovc_grant_ivc;
+  logic [TotalVcs*Levels-1:0] ovc_credit_ok;   // [j*K + q]: a credit for level q
+  logic [TotalVcs-1:0] ovc_free, ovc_grant, ovc_preempt, ovc_stack_ok;
+  logic [TotalVcs*IvcW-1:0] ovc_grant_ivc, ovc_owner;
 
   // Header fields of the flits entering the FIFOs, for the routing lookups.
   for (genvar p = 0; p < NumPorts; p++) begin : gen_lookup
@@ -149,15 +165,19 @@ module torx_router #(
   for (genvar p = 0; p < NumPorts; p++) begin : gen_port
     localparam int unsigned Vcs = (p < NumNetPorts) ? NetVcs : 1;
     localparam int unsigned FirstVc = first_vc(p);
+    localparam int unsigned Lanes = Vcs * Levels;
+    localparam int unsigned FirstLane = FirstVc * Levels;
 
     torx_input_unit #(
       .NumVcs        (Vcs),
+      .PriorityLevels(Levels),
       .BufferDepth   (BufferDepth),
       .PipelineStages(PipelineStages),
       .FlitW         (FlitW),
       .PortW         (PortW),
       .ClassW        (ClassW),
       .VcIdxW        (VcIdxW),
+      .LaneIdxW      (LaneIdxW),
       .Mutant        (Mutant)
     ) u_input_unit (
       .clk_i,
@@ -169,25 +189,25 @@ module torx_router #(
       .wr_valid_o   (wr_valid[p]),
       .wr_flit_o    (wr_flit[p*FlitW +: FlitW]),
       .wr_route_i   (wr_route[p*RouteW +: RouteW]),
-      .nonempty_o   (ivc_nonempty[FirstVc +: Vcs]),
-      .va_req_o     (va_req[FirstVc +: Vcs]),
-      .va_port_o    (va_port[FirstVc*PortW +: Vcs*PortW]),
-      .va_class_o   (va_class[FirstVc*ClassW +: Vcs*ClassW]),
-      .va_grant_i   (va_grant[FirstVc +: Vcs]),
-      .va_grant_vc_i(va_grant_vc[FirstVc*VcIdxW +: Vcs*VcIdxW]),
-      .sa_ready_o   (sa_ready[FirstVc +: Vcs]),
-      .sa_port_o    (sa_port[FirstVc*PortW +: Vcs*PortW]),
-      .sa_vc_o      (sa_vc[FirstVc*VcIdxW +: Vcs*VcIdxW]),
-      .tail_ready_o (tail_ready[FirstVc +: Vcs]),
-      .sa_sel_vc_i  (sa_in_vc[p*VcIdxW +: VcIdxW]),
+      .nonempty_o   (ivc_nonempty[FirstLane +: Lanes]),
+      .va_req_o     (va_req[FirstLane +: Lanes]),
+      .va_port_o    (va_port[FirstLane*PortW +: Lanes*PortW]),
+      .va_class_o   (va_class[FirstLane*ClassW +: Lanes*ClassW]),
+      .va_grant_i   (va_grant[FirstLane +: Lanes]),
+      .va_grant_vc_i(va_grant_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
+      .sa_ready_o   (sa_ready[FirstLane +: Lanes]),
+      .sa_port_o    (sa_port[FirstLane*PortW +: Lanes*PortW]),
+      .sa_vc_o      (sa_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
+      .tail_ready_o (tail_ready[FirstLane +: Lanes]),
+      .sa_sel_lane_i(sa_in_lane[p*LaneIdxW +: LaneIdxW]),
       .sa_win_i     (sa_in_win[p]),
       .xb_flit_o    (xb_in_flit[p*FlitW +: FlitW]),
       .route_error_o(in_route_error[p]),
       .empty_o      (in_empty[p])
     );
 
-    // The flit granted to output p: its input port, input VC and output VC (a multiplexer over the
-    // input ports, whose first VCs are constants).
+    // The flit granted to output p: its input port, input lane and output VC (a multiplexer over the
+    // input ports, whose first lanes are constants).
     logic [IvcW-1:0] src_ivc;
     logic [VcIdxW-1:0] src_vc;
     always_comb begin
@@ -195,20 +215,22 @@ module torx_router #(
       src_vc = '0;
       for (int unsigned q = 0; q < NumPorts; q++) begin
         if (sa_out_port[p*PortW +: PortW] == PortW'(q)) begin
-          src_ivc = IvcW'(first_vc(q)) + IvcW'(sa_in_vc[q*VcIdxW +: VcIdxW]);
-          src_vc = sa_vc[(first_vc(q) + 32'(sa_in_vc[q*VcIdxW +: VcIdxW]))*VcIdxW +: VcIdxW];
+          src_ivc = IvcW'(first_vc(q) * Levels) + IvcW'(sa_in_lane[q*LaneIdxW +: LaneIdxW]);
+          src_vc = sa_vc[(first_vc(q) * Levels + 32'(sa_in_lane[q*LaneIdxW +: LaneIdxW]))*VcIdxW +: VcIdxW];
         end
       end
     end
 
     torx_output_unit #(
-      .NumVcs     (Vcs),
-      .BufferDepth(BufferDepth),
-      .FlitW      (FlitW),
-      .VcIdxW     (VcIdxW),
-      .IvcW       (IvcW),
-      .TotalVcs   (TotalVcs),
-      .Mutant     (Mutant)
+      .NumVcs         (Vcs),
+      .PriorityLevels (Levels),
+      .PriorityReserve(PriorityReserve),
+      .BufferDepth    (BufferDepth),
+      .FlitW          (FlitW),
+      .VcIdxW         (VcIdxW),
+      .IvcW           (IvcW),
+      .TotalVcs       (TotalLanes),
+      .Mutant         (Mutant)
     ) u_output_unit (
       .clk_i,
       .rst_ni,
@@ -216,10 +238,13 @@ module torx_router #(
       .credit_vc_i   (credit_vc_i[p*VcIdxW +: VcIdxW]),
       .flit_valid_o  (flit_valid_o[p]),
       .flit_o        (flit_o[p*FlitW +: FlitW]),
-      .credit_ok_o   (ovc_credit_ok[FirstVc +: Vcs]),
+      .credit_ok_o   (ovc_credit_ok[FirstVc*Levels +: Vcs*Levels]),
       .ovc_free_o    (ovc_free[FirstVc +: Vcs]),
+      .ovc_owner_o   (ovc_owner[FirstVc*IvcW +: Vcs*IvcW]),
+      .ovc_stack_ok_o(ovc_stack_ok[FirstVc +: Vcs]),
       .va_grant_i    (ovc_grant[FirstVc +: Vcs]),
       .va_grant_ivc_i(ovc_grant_ivc[FirstVc*IvcW +: Vcs*IvcW]),
+      .va_preempt_i  (ovc_preempt[FirstVc +: Vcs]),
       .tail_ready_i  (tail_ready),
       .xb_valid_i    (sa_out_valid[p]),
       .xb_flit_i     (xb_out_flit[p*FlitW +: FlitW]),
@@ -231,8 +256,9 @@ module torx_router #(
   torx_vc_alloc #(
     .NumDims    (NumDims),
     .NumLocal   (NumLocal),
-    .NumClasses (NumClasses),
-    .VcsPerClass(VcsPerClass)
+    .NumClasses    (NumClasses),
+    .VcsPerClass   (VcsPerClass),
+    .PriorityLevels(Levels)
   ) u_vc_alloc (
     .clk_i,
     .rst_ni,
@@ -240,23 +266,49 @@ module torx_router #(
     .req_port_i     (va_port),
     .req_class_i    (va_class),
     .ovc_free_i     (ovc_free),
+    .ovc_owner_i    (ovc_owner),
+    .ovc_stack_ok_i (ovc_stack_ok),
     .grant_o        (va_grant),
     .grant_vc_o     (va_grant_vc),
     .ovc_grant_o    (ovc_grant),
-    .ovc_grant_ivc_o(ovc_grant_ivc)
+    .ovc_grant_ivc_o(ovc_grant_ivc),
+    .ovc_preempt_o  (ovc_preempt)
   );
 
-  // Switch requests: ready VCs whose output VC has a credit (credit intake included); the credit
-  // bit is selected by comparing the VC's output port with each port (constant first VCs).
+  // Switch requests: ready lanes whose output VC has a credit for their level (credit intake
+  // included); the output VC is selected by comparing the lane's output port with each port
+  // (constant first VCs). With priority levels an ACTIVE lane must also own its output VC at the
+  // start of the cycle (it is not preempted; models/router.cpp, step 2); a lane granted in this cycle
+  // owns it from now on.
   always_comb begin
-    for (int unsigned i = 0; i < TotalVcs; i++) begin
+    for (int unsigned i = 0; i < TotalLanes; i++) begin
       sa_req[i] = 1'b0;
       for (int unsigned o = 0; o < NumPorts; o++) begin
         if (sa_port[i*PortW +: PortW] == PortW'(o)) begin
           sa_req[i] = sa_ready[i] &&
-                      ovc_credit_ok[first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)];
+                      ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
+                                    i % Levels] &&
+                      (Levels == 1 || va_grant[i] ||
+                       ovc_owner[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * IvcW +: IvcW] ==
+                       IvcW'(i));
         end
       end
+    end
+  end
+  if (Levels == 1) begin : gen_one_level
+    logic unused_owner;   // one level: an ACTIVE lane always owns its output VC
+    assign unused_owner = ^{ovc_owner, ovc_stack_ok};
+  end else begin : gen_priority_stat
+    // Output VCs taken from a lower level in cycle t (registered): the harness adds them up into the
+    // run's preemptions figure, as the C++ router counts them. Not a port (with one level it does not
+    // exist) and read by nothing in the design.
+    localparam int unsigned PreemptW = $clog2(TotalVcs + 1);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [PreemptW-1:0] stat_preempt_q /*verilator public_flat_rd*/;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) stat_preempt_q <= '0;
+      else stat_preempt_q <= PreemptW'($countones(ovc_grant & ovc_preempt));
     end
   end
 
@@ -264,14 +316,15 @@ module torx_router #(
     .NumDims    (NumDims),
     .NumLocal   (NumLocal),
     .NumClasses (NumClasses),
-    .VcsPerClass(VcsPerClass),
-    .Mutant     (Mutant)
+    .VcsPerClass   (VcsPerClass),
+    .PriorityLevels(Levels),
+    .Mutant        (Mutant)
   ) u_sw_alloc (
     .clk_i,
     .rst_ni,
     .req_i      (sa_req),
     .req_port_i (sa_port),
-    .in_vc_o    (sa_in_vc),
+    .in_lane_o  (sa_in_lane),
     .in_win_o   (sa_in_win),
     .out_valid_o(sa_out_valid),
     .out_port_o (sa_out_port)
@@ -294,7 +347,7 @@ module torx_router #(
       stat_blocked_q <= '0;
       route_error_q <= 1'b0;
     end else begin
-      // Every VC with a flit at the front either sends it (one per winning input port) or waits.
+      // Every lane with a flit at the front either sends it (one per winning input port) or waits.
       stat_blocked_q <= BlockedW'($countones(ivc_nonempty)) - BlockedW'($countones(sa_in_win));
       route_error_q <= route_error_q || (|in_route_error);
     end
@@ -311,7 +364,11 @@ module torx_router #(
     if (NumClasses < 1 || VcsPerClass < 1) $fatal(1, "torx_router: NumClasses and VcsPerClass must be >= 1");
     if (NetVcs > 64) $fatal(1, "torx_router: more than 64 VCs per port");
     if (FlitBytes % 8 != 0 || FlitBytes == 0) $fatal(1, "torx_router: FlitBytes %0d is not a multiple of 8", FlitBytes);
-    if (Mutant > 4) $fatal(1, "torx_router: Mutant %0d does not exist", Mutant);
+    if (PriorityLevels < 1 || PriorityLevels > 16) $fatal(1, "torx_router: PriorityLevels %0d not in 1..16", PriorityLevels);
+    if (NetVcs * PriorityLevels > 64) $fatal(1, "torx_router: more than 64 lanes per port");
+    if (PriorityLevels > 1 && (PriorityReserve < 1 || BufferDepth <= (PriorityLevels - 1) * PriorityReserve))
+      $fatal(1, "torx_router: BufferDepth %0d leaves the lowest priority level no slot", BufferDepth);
+    if (Mutant > 5 || (Mutant == 5 && PriorityLevels == 1)) $fatal(1, "torx_router: Mutant %0d does not exist", Mutant);
   end
 `endif
 

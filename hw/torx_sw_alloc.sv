@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // torx_sw_alloc: the switch allocator (C++ twin: SwitchAllocator, models/allocators.hpp), separable
 // input-first with round-robin arbiters, one iteration: at most one flit per input port and per
-// output port per cycle. Snapshot registers, flat vectors:
-//   sa_in_rr_q   per input port p at [p*VcIdxW +: VcIdxW]: input-stage pointer, a VC of the port
+// output port per cycle; priority first with priority levels (docs/priority.md, "Switch
+// allocation"). Snapshot registers, flat vectors:
+//   sa_in_rr_q   per input port p at [p*PtrW +: PtrW]: input-stage pointer, a lane of the port
 //   sa_out_rr_q  per output port o at [o*PortW +: PortW]: output-stage pointer, an input port
 //
 // Cycle contract (docs/timing-contract.md, "Router pipeline", steps 4 and 5, stage P of cycle t):
-//   input stage   each input port offers at most one VC among those ready (req_i: ACTIVE or granted
-//                 in t, front flit due, a credit for its output VC): the first at or after
-//                 sa_in_rr_q[p] in VC order, wrapping;
-//   output stage  each output port grants one of the input ports offering a VC for it: the first
-//                 at or after sa_out_rr_q[o], wrapping.
-// At the end of t the winner's pointers move: sa_in_rr_q[p] to the VC after the winning VC,
-// sa_out_rr_q[o] to the input port after p. Losers' pointers stay.
+//   input stage   each input port offers at most one lane among those ready (req_i: ACTIVE or granted
+//                 in t, front flit due, owning its output VC, a credit for its output VC above the
+//                 throttle's reserve for its level), of the highest level among them: the first at
+//                 or after sa_in_rr_q[p] in lane order, wrapping (lane l of a port has level l mod K);
+//   output stage  each output port grants one of the input ports offering a lane of the highest
+//                 level among the offers for it: the first at or after sa_out_rr_q[o], wrapping.
+// At the end of t the winner's pointers move: sa_in_rr_q[p] to the lane after the winning lane l,
+// sa_out_rr_q[o] to the input port after p. Losers' pointers stay. As in the C++ model
+// (SwitchAllocator::grant), sa_in_rr_q wraps to 0 after the port's last VC number, l + 1 == the
+// port's VCs: with one level that is the last lane; with K levels the pointer may also reach the
+// lane count (l the last lane), where the search starts again from lane 0, so PtrW holds it.
 //
 // Parameters:
 //   NumDims, NumLocal        ports: 2N network (C x V VCs each), K local (one VC each)
 //   NumClasses, VcsPerClass  C and V
+//   PriorityLevels           lanes per VC (1: no priorities)
 //   Mutant                   3: sa_out_rr_q does not move on a grant; 0: none
 `include "torx_pkg.sv"
 
@@ -25,63 +31,104 @@ module torx_sw_alloc #(
   parameter int unsigned NumLocal = 1,
   parameter int unsigned NumClasses = 2,
   parameter int unsigned VcsPerClass = 1,
+  parameter int unsigned PriorityLevels = 1,
   parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = NumNetPorts + NumLocal,
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
   localparam int unsigned TotalVcs = NumNetPorts * NetVcs + NumLocal,
+  localparam int unsigned TotalLanes = TotalVcs * PriorityLevels,
   localparam int unsigned PortW = torx_pkg::clog2w(NumPorts),
-  localparam int unsigned VcIdxW = torx_pkg::clog2w(NetVcs)
+  localparam int unsigned LaneIdxW = torx_pkg::clog2w(NetVcs * PriorityLevels),
+  localparam int unsigned PtrW = (PriorityLevels == 1) ? LaneIdxW : torx_pkg::clog2w(NetVcs * PriorityLevels + 1)
 ) (
-  input  logic                       clk_i,
-  input  logic                       rst_ni,
-  input  logic [TotalVcs-1:0]        req_i,        // cycle t: input VC i can send its front flit ...
-  input  logic [TotalVcs*PortW-1:0]  req_port_i,   // cycle t: ... to this output port
-  output logic [NumPorts*VcIdxW-1:0] in_vc_o,      // cycle t: VC input port p offers (0 if none)
-  output logic [NumPorts-1:0]        in_win_o,     // cycle t: input port p's offer won
-  output logic [NumPorts-1:0]        out_valid_o,  // cycle t: output port o sends a flit ...
-  output logic [NumPorts*PortW-1:0]  out_port_o    // cycle t: ... from this input port
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic [TotalLanes-1:0]        req_i,        // cycle t: input lane i can send its front flit ...
+  input  logic [TotalLanes*PortW-1:0]  req_port_i,   // cycle t: ... to this output port
+  output logic [NumPorts*LaneIdxW-1:0] in_lane_o,    // cycle t: lane input port p offers (0 if none)
+  output logic [NumPorts-1:0]          in_win_o,     // cycle t: input port p's offer won
+  output logic [NumPorts-1:0]          out_valid_o,  // cycle t: output port o sends a flit ...
+  output logic [NumPorts*PortW-1:0]    out_port_o    // cycle t: ... from this input port
 );
 
-  logic [NumPorts*VcIdxW-1:0] sa_in_rr_q /*verilator public_flat_rd*/, sa_in_rr_d;
+  localparam int unsigned Levels = PriorityLevels;
+  localparam int unsigned LevelW = torx_pkg::clog2w(Levels);
+
+  logic [NumPorts*PtrW-1:0] sa_in_rr_q /*verilator public_flat_rd*/, sa_in_rr_d;
   logic [NumPorts*PortW-1:0] sa_out_rr_q /*verilator public_flat_rd*/, sa_out_rr_d;
 
-  logic [NumPorts-1:0] in_valid;               // input port p offers a VC ...
-  logic [NumPorts*PortW-1:0] in_port;          // ... for this output port
+  logic [NumPorts-1:0] in_valid;               // input port p offers a lane ...
+  logic [NumPorts*PortW-1:0] in_port;          // ... for this output port ...
+  logic [NumPorts*LevelW-1:0] in_level;        // ... of this level
 
   // Input stage.
   for (genvar p = 0; p < NumPorts; p++) begin : gen_in
     localparam bit Net = (p < NumNetPorts);
     localparam int unsigned Vcs = Net ? NetVcs : 1;
-    localparam int unsigned FirstVc = Net ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts);
-    logic [VcIdxW-1:0] vc;
+    localparam int unsigned Lanes = Vcs * Levels;
+    localparam int unsigned FirstLane = (Net ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts)) * Levels;
+    logic [Lanes-1:0] req;
+    logic [LaneIdxW-1:0] lane;
 
-    if (Vcs == 1) begin : gen_one_vc
-      assign in_valid[p] = req_i[FirstVc];
-      assign vc = '0;
-      logic [VcIdxW-1:0] unused_ptr;  // a one-VC port's pointer stays 0
-      assign unused_ptr = sa_in_rr_q[p*VcIdxW +: VcIdxW];
-    end else begin : gen_vcs
-      torx_rr_arbiter #(.NumReq(Vcs), .IdxW(VcIdxW)) u_arb (
-        .req_i  (req_i[FirstVc +: Vcs]),
-        .ptr_i  (sa_in_rr_q[p*VcIdxW +: VcIdxW]),
-        .valid_o(in_valid[p]),
-        .idx_o  (vc)
-      );
+    if (Levels == 1) begin : gen_one_level
+      assign req = req_i[FirstLane +: Lanes];
+      assign in_level[p*LevelW +: LevelW] = '0;
+    end else begin : gen_levels
+      // Only the highest level among the port's ready lanes is offered.
+      logic [Levels-1:0] level_any;
+      logic [LevelW-1:0] top;
+      always_comb begin
+        level_any = '0;
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (req_i[FirstLane + l]) level_any[l % Levels] = 1'b1;
+        end
+        top = '0;
+        for (int unsigned q = 0; q < Levels; q++) begin
+          if (level_any[q]) top = LevelW'(q);
+        end
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          req[l] = req_i[FirstLane + l] && (top == LevelW'(l % Levels));
+        end
+      end
+      assign in_level[p*LevelW +: LevelW] = top;
     end
-    assign in_vc_o[p*VcIdxW +: VcIdxW] = vc;
-    assign in_port[p*PortW +: PortW] = req_port_i[(FirstVc + 32'(vc))*PortW +: PortW];
+
+    if (Lanes == 1) begin : gen_one_vc
+      assign in_valid[p] = req[0];
+      assign lane = '0;
+      logic [PtrW-1:0] unused_ptr;  // a one-lane port's pointer stays 0
+      assign unused_ptr = sa_in_rr_q[p*PtrW +: PtrW];
+    end else begin : gen_vcs
+      logic [PtrW-1:0] idx;
+      torx_rr_arbiter #(.NumReq(Lanes), .IdxW(PtrW)) u_arb (
+        .req_i  (req),
+        .ptr_i  (sa_in_rr_q[p*PtrW +: PtrW]),
+        .valid_o(in_valid[p]),
+        .idx_o  (idx)
+      );
+      assign lane = LaneIdxW'(idx);   // idx < Lanes: the bit above LaneIdxW (K > 1) is 0
+      logic unused_idx;
+      assign unused_idx = ^idx;
+    end
+    assign in_lane_o[p*LaneIdxW +: LaneIdxW] = lane;
+    assign in_port[p*PortW +: PortW] = req_port_i[(FirstLane + 32'(lane))*PortW +: PortW];
 
     always_comb begin
-      sa_in_rr_d[p*VcIdxW +: VcIdxW] = sa_in_rr_q[p*VcIdxW +: VcIdxW];
-      if (in_win_o[p]) sa_in_rr_d[p*VcIdxW +: VcIdxW] = (32'(vc) == Vcs - 1) ? '0 : vc + VcIdxW'(1);
+      sa_in_rr_d[p*PtrW +: PtrW] = sa_in_rr_q[p*PtrW +: PtrW];
+      if (in_win_o[p]) sa_in_rr_d[p*PtrW +: PtrW] = (32'(lane) + 1 == Vcs) ? '0 : PtrW'(lane) + PtrW'(1);
     end
+  end
+
+  if (Levels == 1) begin : gen_no_levels
+    logic unused_level;   // one level: every offer is of level 0
+    assign unused_level = ^in_level;
   end
 
   // Output stage.
   logic [NumPorts*NumPorts-1:0] out_grant;   // [o*NumPorts + p]: output o grants input p
   for (genvar o = 0; o < NumPorts; o++) begin : gen_out
-    logic [NumPorts-1:0] req;
+    logic [NumPorts-1:0] req, req_top;
     logic [PortW-1:0] winner;
 
     always_comb begin
@@ -90,8 +137,24 @@ module torx_sw_alloc #(
       end
     end
 
+    if (Levels == 1) begin : gen_one_level
+      assign req_top = req;
+    end else begin : gen_levels
+      // Only the offers of the highest level among those for this output compete.
+      logic [LevelW-1:0] top;
+      always_comb begin
+        top = '0;
+        for (int unsigned p = 0; p < NumPorts; p++) begin
+          if (req[p] && in_level[p*LevelW +: LevelW] > top) top = in_level[p*LevelW +: LevelW];
+        end
+        for (int unsigned p = 0; p < NumPorts; p++) begin
+          req_top[p] = req[p] && (in_level[p*LevelW +: LevelW] == top);
+        end
+      end
+    end
+
     torx_rr_arbiter #(.NumReq(NumPorts), .IdxW(PortW)) u_arb (
-      .req_i  (req),
+      .req_i  (req_top),
       .ptr_i  (sa_out_rr_q[o*PortW +: PortW]),
       .valid_o(out_valid_o[o]),
       .idx_o  (winner)

@@ -101,19 +101,26 @@ class VerilatedRouter final : public RtlRouter {
     const std::string top = std::string(m_->name()) + ".torx_router";
     in_.resize(static_cast<size_t>(shape_.ports()));
     out_.resize(static_cast<size_t>(shape_.ports()));
+    const int levels = shape_.priority_levels;
     for (int p = 0; p < shape_.ports(); ++p) {
       const std::string port = fmt::format("{}.gen_port[{}]", top, p);
       const unsigned nv = static_cast<unsigned>(shape_.vcs(p));
+      const unsigned nl = nv * static_cast<unsigned>(levels);  // input lanes: VC x K + level
       InputRegs& ir = in_[static_cast<size_t>(p)];
-      ir.state.bind(*ctx_, port + ".u_input_unit", "ivc_state_q", nv);
-      ir.out_port.bind(*ctx_, port + ".u_input_unit", "ivc_out_port_q", nv);
-      ir.out_class.bind(*ctx_, port + ".u_input_unit", "ivc_out_class_q", nv);
-      ir.out_vc.bind(*ctx_, port + ".u_input_unit", "ivc_out_vc_q", nv);
-      ir.count.bind(*ctx_, port + ".u_input_unit", "ivc_count_q", nv);
+      ir.state.bind(*ctx_, port + ".u_input_unit", "ivc_state_q", nl);
+      ir.out_port.bind(*ctx_, port + ".u_input_unit", "ivc_out_port_q", nl);
+      ir.out_class.bind(*ctx_, port + ".u_input_unit", "ivc_out_class_q", nl);
+      ir.out_vc.bind(*ctx_, port + ".u_input_unit", "ivc_out_vc_q", nl);
+      ir.count.bind(*ctx_, port + ".u_input_unit", "ivc_count_q", nl);
       OutputRegs& orr = out_[static_cast<size_t>(p)];
       orr.credits.bind(*ctx_, port + ".u_output_unit", "ovc_credits_q", nv);
       orr.owner.bind(*ctx_, port + ".u_output_unit", "ovc_owner_q", nv);
+      if (levels > 1) {  // the owners' stacks exist with priority levels only
+        orr.depth.bind(*ctx_, port + ".u_output_unit.gen_owner_stack", "ovc_depth_q", nv);
+        orr.stack.bind(*ctx_, port + ".u_output_unit.gen_owner_stack", "ovc_stack_q", nv * static_cast<unsigned>(levels - 1));
+      }
     }
+    if (levels > 1) preempt_.bind(*ctx_, top + ".gen_priority_stat", "stat_preempt_q", 1);
     const unsigned ports = static_cast<unsigned>(shape_.ports());
     const unsigned classes = static_cast<unsigned>(shape_.network_ports() * shape_.vc_classes + shape_.local_ports);
     sa_in_rr_.bind(*ctx_, top + ".u_sw_alloc", "sa_in_rr_q", ports);
@@ -187,24 +194,36 @@ class VerilatedRouter final : public RtlRouter {
   void snapshot(model::RouterSnapshot& s) const override {
     if (s.fields.size() != model::RouterSnapshot::kFieldCount) s.layout(shape_);
     using S = model::RouterSnapshot;
+    const int levels = shape_.priority_levels;
     for (int p = 0; p < shape_.ports(); ++p) {
       const size_t first = static_cast<size_t>(shape_.first_vc(p));
       const InputRegs& ir = in_[static_cast<size_t>(p)];
       const OutputRegs& orr = out_[static_cast<size_t>(p)];
       const uint64_t free_owner = (uint64_t{1} << orr.owner.width()) - 1;
-      for (unsigned v = 0; v < static_cast<unsigned>(shape_.vcs(p)); ++v) {
-        const size_t i = first + v;
+      for (unsigned l = 0; l < static_cast<unsigned>(shape_.vcs(p) * levels); ++l) {
+        const size_t i = first * static_cast<size_t>(levels) + l;  // input-lane index
         // The route registers hold stale values outside WAIT_VC/ACTIVE (the output VC outside
         // ACTIVE); the snapshot shows them as 0, as docs/timing-contract.md says.
-        const uint64_t state = ir.state.get(v);
+        const uint64_t state = ir.state.get(l);
         s.fields[S::kIvcState].values[i] = static_cast<int64_t>(state);
-        s.fields[S::kIvcOutPort].values[i] = state != 0 ? static_cast<int64_t>(ir.out_port.get(v)) : 0;
-        s.fields[S::kIvcOutClass].values[i] = state != 0 ? static_cast<int64_t>(ir.out_class.get(v)) : 0;
-        s.fields[S::kIvcOutVc].values[i] = state == 2 ? static_cast<int64_t>(ir.out_vc.get(v)) : 0;
-        s.fields[S::kIvcCount].values[i] = static_cast<int64_t>(ir.count.get(v));
+        s.fields[S::kIvcOutPort].values[i] = state != 0 ? static_cast<int64_t>(ir.out_port.get(l)) : 0;
+        s.fields[S::kIvcOutClass].values[i] = state != 0 ? static_cast<int64_t>(ir.out_class.get(l)) : 0;
+        s.fields[S::kIvcOutVc].values[i] = state == 2 ? static_cast<int64_t>(ir.out_vc.get(l)) : 0;
+        s.fields[S::kIvcCount].values[i] = static_cast<int64_t>(ir.count.get(l));
+      }
+      for (unsigned v = 0; v < static_cast<unsigned>(shape_.vcs(p)); ++v) {
+        const size_t i = first + v;
         s.fields[S::kOvcCredits].values[i] = static_cast<int64_t>(orr.credits.get(v));
         const uint64_t owner = orr.owner.get(v);
         s.fields[S::kOvcOwner].values[i] = owner == free_owner ? -1 : static_cast<int64_t>(owner);
+        if (levels > 1) {
+          // Stack entries at and above the depth are stale in the RTL; the snapshot shows them as 0.
+          const uint64_t depth = orr.depth.get(v);
+          s.fields[S::kOvcDepth].values[i] = static_cast<int64_t>(depth);
+          for (unsigned k = 0; k + 1 < static_cast<unsigned>(levels); ++k)
+            s.fields[S::kOvcStack].values[i * static_cast<size_t>(levels - 1) + k] =
+                k < depth ? static_cast<int64_t>(orr.stack.get(v * static_cast<unsigned>(levels - 1) + k)) : 0;
+        }
       }
       s.fields[S::kSaInRr].values[static_cast<size_t>(p)] = static_cast<int64_t>(sa_in_rr_.get(static_cast<unsigned>(p)));
       s.fields[S::kSaOutRr].values[static_cast<size_t>(p)] = static_cast<int64_t>(sa_out_rr_.get(static_cast<unsigned>(p)));
@@ -218,6 +237,17 @@ class VerilatedRouter final : public RtlRouter {
 
   bool quiescent() const override { return m_->quiescent_o != 0; }
   uint32_t blocked() const override { return static_cast<uint32_t>(m_->stat_blocked_o); }
+  uint32_t preempted_last() const override {
+    return shape_.priority_levels > 1 ? static_cast<uint32_t>(preempt_.get(0)) : 0;
+  }
+  uint32_t stacked() const override {
+    if (shape_.priority_levels == 1) return 0;
+    uint32_t n = 0;
+    for (int p = 0; p < shape_.ports(); ++p)
+      for (unsigned v = 0; v < static_cast<unsigned>(shape_.vcs(p)); ++v)
+        n += static_cast<uint32_t>(out_[static_cast<size_t>(p)].depth.get(v));
+    return n;
+  }
   bool route_error() const override { return m_->route_error_o != 0; }
   uint64_t model_cycles() const override { return cycles_; }
 
@@ -243,7 +273,7 @@ class VerilatedRouter final : public RtlRouter {
     RegView state, out_port, out_class, out_vc, count;
   };
   struct OutputRegs {
-    RegView credits, owner;
+    RegView credits, owner, depth, stack;  // depth, stack: with priority levels only
   };
 
   void clear_inputs() {
@@ -301,6 +331,7 @@ class VerilatedRouter final : public RtlRouter {
   std::vector<InputRegs> in_;
   std::vector<OutputRegs> out_;
   RegView sa_in_rr_, sa_out_rr_, va_rr_, va_vc_rr_;
+  RegView preempt_;  // stat_preempt_q, with priority levels only
 };
 
 template <class VM>

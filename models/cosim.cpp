@@ -90,6 +90,7 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
   }
   r.cycles = fabric.cycle();
   r.router_cycles = r.cycles * static_cast<uint64_t>(topo.nodes());
+  r.preemptions = fabric.preemptions();
   r.coverage = fabric_coverage(fabric);
   r.compared = r.coverage.cycles;
   fabric_barrier_coverage(fabric, r.barrier_cycles, r.barrier_releases);

@@ -51,6 +51,7 @@ struct CosimResult {
   LockstepCoverage coverage;
   uint64_t barrier_cycles = 0;    // barrier unit-cycles compared (units run when a pulse arrives)
   uint64_t barrier_releases = 0;  // releases the compared units issued
+  uint64_t preemptions = 0;       // output-VC takeovers (priority levels; the first core's count)
   TrafficTotals traffic;
   double wall_seconds = 0;
 };

@@ -300,7 +300,7 @@ uint64_t Fabric::blocked_vc_cycles() const {
 
 uint64_t Fabric::preemptions() const {
   uint64_t s = 0;
-  for (const Router* r : native_) s += r->preemptions();
+  for (const RouterBlock* r : routers_) s += r->preemptions();
   return s;
 }
 
@@ -318,7 +318,7 @@ uint64_t Fabric::gossip_deliveries() const {
 
 uint64_t Fabric::preempted_cycles() const {
   uint64_t s = 0;
-  for (const Router* r : native_) s += r->preempted_cycles(sched_.cycle());
+  for (const RouterBlock* r : routers_) s += r->preempted_cycles(sched_.cycle());
   return s;
 }
 

@@ -68,6 +68,8 @@ class LockstepCore final : public RouterCore {
   void snapshot(RouterSnapshot& s) const override { a_->snapshot(s); }
   bool quiescent() const override { return a_->quiescent(); }
   uint32_t blocked() const override { return a_->blocked(); }
+  uint32_t preempted_last() const override { return a_->preempted_last(); }
+  uint32_t stacked() const override { return a_->stacked(); }
 
   const LockstepCoverage& coverage() const;
   RouterCore& first() { return *a_; }

@@ -77,12 +77,19 @@ class OutputUnit {
     stack_[v * (levels_ - 1) + o.depth_q++] = o.owner_q;
     o.owner_q = owner;
   }
-  // A flit leaves on VC v: one credit spent; a tail frees the VC, or gives it back to the worm it was
-  // taken from. Returns whether a preempted worm resumed.
-  bool send(int v, bool tail) {
+  // A flit of input lane `lane` leaves on VC v: one credit spent; a tail frees the VC, or gives it
+  // back to the worm it was taken from. Returns whether a worm left the stack. A lane offered to the
+  // switch before the VC allocation of its cycle may be preempted in that very cycle and still send
+  // (docs/priority.md): if that flit is its tail, the worm leaves the top of the stack and the new
+  // owner keeps the VC.
+  bool send(int v, bool tail, uint16_t lane) {
     OutputVc& o = vc_[v];
     --o.credits_q;
     if (!tail) return false;
+    if (o.owner_q != lane && o.depth_q > 0 && stack_[v * (levels_ - 1) + o.depth_q - 1] == lane) {
+      --o.depth_q;
+      return true;
+    }
     if (o.depth_q == 0) {
       o.owner_q = kVcFree;
       return false;

@@ -61,6 +61,8 @@ void PortRouter::connect_output(int port, Link* link) { out_link_[port] = link; 
 
 void PortRouter::evaluate(uint64_t now, int lane) {
   ++stats_.evaluations;
+  if (stacked_ && now > last_eval_ + 1) preempted_cycles_ += uint64_t{stacked_} * (now - last_eval_ - 1);
+  last_eval_ = now;
   const int n = shape_.ports();
   const int np = shape_.network_ports();
   // Input wires: the flit that reaches each input in this cycle, the credit that reaches each output.
@@ -147,6 +149,9 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     --counters_[lane].flits_in_buffers;
   }
   stats_.blocked_vc_cycles += core_->blocked();
+  preemptions_ += core_->preempted_last();
+  stacked_ = core_->stacked();
+  preempted_cycles_ += stacked_;
   awake_ = !core_->quiescent();
   if (awake_) sched_->wake(lane, clock_id());
 }

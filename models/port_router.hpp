@@ -41,18 +41,23 @@ class RouterPortCore final : public RouterCore {
   const RouterShape& shape() const override { return router_->shape(); }
   void reset() override { router_->reset(); }
   void cycle(uint64_t now, const PortWires* in, PortWires* out) override {
+    const uint64_t before = router_->preemptions();
     router_->port_cycle(now, in, out);
+    preempted_last_ = static_cast<uint32_t>(router_->preemptions() - before);
     last_ = now;
   }
   void snapshot(RouterSnapshot& s) const override { router_->snapshot(s, last_); }
   bool quiescent() const override { return router_->quiescent(); }
   uint32_t blocked() const override { return router_->blocked_last(); }
+  uint32_t preempted_last() const override { return preempted_last_; }
+  uint32_t stacked() const override { return router_->stacked(); }
   const Router& router() const { return *router_; }
 
  private:
   Arena arena_;
   std::optional<Router> router_;
   uint64_t last_ = 0;
+  uint32_t preempted_last_ = 0;
 };
 
 // The C++ router in port mode for every node (the reference side of torx cosim, and the C++-against-
@@ -83,6 +88,12 @@ class PortRouter final : public RouterBlock {
   const RouterStats& stats() const override { return stats_; }
   uint64_t blocked_vc_cycles(uint64_t) const override { return stats_.blocked_vc_cycles; }
   uint32_t max_vc_occupancy() const override { return max_occupancy_; }
+  // From the core's counts, accounted as the C++ router does (router.hpp): the worms stacked while
+  // the router sleeps stay stacked.
+  uint64_t preemptions() const override { return preemptions_; }
+  uint64_t preempted_cycles(uint64_t now) const override {
+    return preempted_cycles_ + (now > last_eval_ + 1 ? uint64_t{stacked_} * (now - last_eval_ - 1) : 0);
+  }
   void visit_flits(uint64_t now, const FlitVisitor& visit) const override;
   RouterCore& core() { return *core_; }
 
@@ -111,6 +122,9 @@ class PortRouter final : public RouterBlock {
   std::vector<PortWires> in_, out_;
   RouterStats stats_;
   uint32_t max_occupancy_ = 0;
+  uint64_t last_eval_ = 0;       // last cycle evaluated
+  uint32_t stacked_ = 0;         // worms on a stack after it
+  uint64_t preemptions_ = 0, preempted_cycles_ = 0;
 };
 
 }  // namespace torx::model

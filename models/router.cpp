@@ -305,7 +305,7 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
       sw_alloc_.grant(p, v, o);
     }
     io.send_flit(o, f, ov);
-    if (out_[o].send(ov, f.tail())) --preempted_now_;  // a preempted worm resumes
+    if (out_[o].send(ov, f.tail(), static_cast<uint16_t>(li))) --preempted_now_;  // a worm left a stack
     io.send_credit(p, v / levels_);
     if (f.tail()) r.state_q = VcState::kIdle;
     if constexpr (!Io::kPortMode) {
@@ -484,7 +484,7 @@ bool Router::gossip_cycle(uint64_t now, Io& io, uint32_t& due) {
       for (uint64_t m = t; m; m &= m - 1) {
         const int o = __builtin_ctzll(m);
         io.send_flit(o, o < np ? copy : f, 0);
-        out_[o].send(0, tail);
+        out_[o].send(0, tail, static_cast<uint16_t>(li));
         if (tail) {
           if (o < np) ++gossip_copies_;
           else ++gossip_deliveries_;

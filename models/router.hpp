@@ -124,8 +124,10 @@ class Router final : public RouterBlock {
   uint64_t gossip_deliveries() const { return gossip_deliveries_; }
   // Priority figures (docs/priority.md): output-VC takeovers, and worm-cycles spent on a stack (up to
   // cycle `now`, the cycles slept included).
-  uint64_t preemptions() const { return preemptions_; }
-  uint64_t preempted_cycles(uint64_t now) const {
+  uint64_t preemptions() const override { return preemptions_; }
+  // Worms on a stack now (the sum of the output VCs' depths).
+  uint32_t stacked() const { return preempted_now_; }
+  uint64_t preempted_cycles(uint64_t now) const override {
     return preempted_cycles_ + (now > last_eval_ + 1 ? uint64_t{preempted_now_} * (now - last_eval_ - 1) : 0);
   }
 

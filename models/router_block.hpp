@@ -51,6 +51,10 @@ class RouterBlock : public Clocked {
   virtual uint64_t blocked_vc_cycles(uint64_t now) const = 0;
   // Fullest any of its network-port VC buffers has been (entries, counting flits still on the link).
   virtual uint32_t max_vc_occupancy() const = 0;
+  // Priority figures (docs/priority.md): output-VC takeovers, and worm-cycles spent on a stack up to
+  // cycle `now`. Routers without priority levels have none.
+  virtual uint64_t preemptions() const { return 0; }
+  virtual uint64_t preempted_cycles(uint64_t /*now*/) const { return 0; }
   // Every flit the router holds or that is on a link into it, in cycle `now`.
   virtual void visit_flits(uint64_t now, const FlitVisitor& visit) const = 0;
   // "+x", "-y", "inj0", "ej1".

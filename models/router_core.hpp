@@ -144,6 +144,10 @@ class RouterCore {
   virtual bool quiescent() const = 0;
   // Input VCs whose due front flit did not leave in the last cycle (blocked VC-cycles).
   virtual uint32_t blocked() const = 0;
+  // Priority levels (docs/priority.md): output VCs taken from a lower level in the last cycle, and
+  // worms waiting on a stack after it (the sum of ovc_depth_q). None without priority levels.
+  virtual uint32_t preempted_last() const { return 0; }
+  virtual uint32_t stacked() const { return 0; }
 };
 
 }  // namespace torx::model

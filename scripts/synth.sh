@@ -24,6 +24,8 @@ CONFIGS=(
   "r2d_v2_d4|torx_router|NumDims=2 NumLocal=1 NumClasses=2 VcsPerClass=2 BufferDepth=4 PipelineStages=2 FlitBytes=16 MaxRadix=16"
   "r3d_v1_d8|torx_router|NumDims=3 NumLocal=1 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16"
   "r3d_v2_d4|torx_router|NumDims=3 NumLocal=1 NumClasses=2 VcsPerClass=2 BufferDepth=4 PipelineStages=2 FlitBytes=16 MaxRadix=16"
+  "r2d_v1_d8_k2|torx_router|NumDims=2 NumLocal=1 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16 PriorityLevels=2 PriorityReserve=1"
+  "r2d_v1_d8_k4|torx_router|NumDims=2 NumLocal=1 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16 PriorityLevels=4 PriorityReserve=1"
   "barrier_2d|torx_barrier|NumDims=2"
   "barrier_3d|torx_barrier|NumDims=3"
 )
@@ -115,9 +117,10 @@ their round-robin arbiters) and sums all its instances in the router (five input
 one-port router: four network ports with C x V VCs each and the injection port with one).
 
 Common parameters: 16-byte flits (`FlitBytes=16`: 224 wires per 2D link, 229 per 3D link),
-`MaxRadix=16` (radices up to 16), P = 2, C = 2 dateline classes, one-port (K = 1). N = dimensions,
-V = VCs per class, D = buffer depth in flits. abc's gate counts move by a few cells from run to run
-and with unrelated changes; flip-flop counts do not.
+`MaxRadix=16` (radices up to 16), P = 2, C = 2 dateline classes, one-port (one local port). N =
+dimensions, V = VCs per class, D = buffer depth in flits, K = priority levels (lanes per VC,
+`docs/priority.md`; 1: the plain router), reserve r = 1. abc's gate counts move by a few cells from
+run to run and with unrelated changes; flip-flop counts do not.
 
 @TABLE@
 
@@ -236,14 +239,15 @@ def cf(r):
 lines = []
 routers = [r for r in rows if r["name"] == "torx_router"]
 if routers:
-    lines.append("| configuration | N | V | D | **router** | input units | routing unit | VC allocator | "
+    lines.append("| configuration | N | V | D | K | **router** | input units | routing unit | VC allocator | "
                  "switch allocator | crossbar | output units |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in routers:
         p = r["params"]
         parts = {x["name"]: x for x in rows if x["params"]["config"] == p["config"] and x is not r}
         cols = [cf(parts[n]) if n in parts else "-" for n in ROUTER_PARTS]
-        lines.append(f"| {p['config']} | {p['NumDims']} | {p['VcsPerClass']} | {p['BufferDepth']} | **{cf(r)}** | "
+        lines.append(f"| {p['config']} | {p['NumDims']} | {p['VcsPerClass']} | {p['BufferDepth']} | "
+                     f"{p.get('PriorityLevels', 1)} | **{cf(r)}** | "
                      + " | ".join(cols) + " |")
 barriers = [r for r in rows if r["name"] == "torx_barrier"]
 if barriers:

@@ -41,6 +41,10 @@ void validate_cosim(const CosimRequest& r) {
     throw sw::InputError(fmt::format("--cycles {}: must be 1 to 2^32", r.cycles));
   if (r.flit_bytes < 1 || r.flit_bytes > 32)
     throw sw::InputError(fmt::format("--flit-bytes {}: the Verilated routers carry 1 to 32 bytes per flit", r.flit_bytes));
+  if (r.priority_levels < 1 || r.priority_levels > 16)
+    throw sw::InputError(fmt::format("priority levels {}: must be 1 to 16", r.priority_levels));
+  if (r.priority_levels > 1 && r.traffic != "random")
+    throw sw::InputError("--param priority_levels: random traffic draws the levels (an algorithm's schedule has its own)");
   if (r.mixed_orders && r.traffic != "random")
     throw sw::InputError("--mixed-orders: random traffic only (an algorithm's schedule sets its own routes)");
   sw::validate(r.params, r.topology);
@@ -52,7 +56,7 @@ bool cosim_available() { return true; }
 
 namespace {
 
-void fill_coverage(const model::LockstepCoverage& c, CosimReport& rep) {
+void fill_coverage(const model::LockstepCoverage& c, CosimReport& rep, int priority_levels = 1) {
   rep.coverage_text = c.describe();
   rep.registers = c.registers;
   rep.coverage = {{"router_cycles", c.cycles},
@@ -72,6 +76,10 @@ void fill_coverage(const model::LockstepCoverage& c, CosimReport& rep) {
                   {"va_wraps", c.va_wraps}};
   for (int k = 0; k < 8; ++k)
     if (c.class_vcs_used[k]) rep.coverage.emplace_back(fmt::format("class_{}_vcs_used", k), c.class_vcs_used[k]);
+  if (priority_levels > 1) {  // output VCs taken by a higher level at least once; twice at a time
+    rep.coverage.emplace_back("output_vcs_preempted", c.output_vcs_preempted);
+    rep.coverage.emplace_back("output_vcs_nested", c.output_vcs_nested);
+  }
 }
 
 CosimMismatch mismatch_of(const model::LockstepMismatch& e) {
@@ -133,6 +141,7 @@ CosimReport run_cosim(const CosimRequest& r) {
     c.traffic.seed = r.seed;
     c.traffic.barrier_every = r.barrier_every;
     c.traffic.mixed_orders = r.mixed_orders;
+    c.traffic.priority_levels = r.priority_levels;
     const model::CosimResult res = model::run_cosim(r.topology, c, cpp, rtl, &cpp_b, &rtl_b);
     rep.cycles = res.cycles;
     rep.router_cycles = res.router_cycles;
@@ -141,7 +150,11 @@ CosimReport run_cosim(const CosimRequest& r) {
     rep.mismatches = res.mismatches;
     rep.barrier_cycles = res.barrier_cycles;
     rep.barrier_releases = res.barrier_releases;
-    fill_coverage(res.coverage, rep);
+    fill_coverage(res.coverage, rep, r.priority_levels);
+    if (r.priority_levels > 1) {
+      rep.coverage.emplace_back("preemptions", res.preemptions);
+      rep.coverage_text += fmt::format("; {} preemptions", res.preemptions);
+    }
     if (res.first_mismatch) {
       CosimMismatch x;
       const model::Mismatch& m = *res.first_mismatch;
@@ -173,6 +186,8 @@ CosimReport run_cosim(const CosimRequest& r) {
     shape.buffer_depth = r.params.buffer_depth;
     shape.pipeline = r.params.router_latency;
     shape.payload_words = (r.flit_bytes + 7) / 8;
+    shape.priority_levels = r.priority_levels;
+    shape.priority_reserve = r.params.priority_reserve;
     if (const rtl::RtlRouterConfig* rc2 = rtl::find_rtl_router(shape, r.mutant)) rep.rtl_router = rc2->name;
     for (const rtl::RtlBarrierConfig& bc : rtl::rtl_barrier_configs())
       if (bc.ndims == r.topology.ndims()) rep.rtl_barrier = bc.name;

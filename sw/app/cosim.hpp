@@ -34,6 +34,9 @@ struct CosimRequest {
   uint64_t cycles = 10000;               // cycles of traffic generation
   uint64_t barrier_every = 2000;         // barrier episodes (0: none)
   bool mixed_orders = false;             // random first dimension (order classes)
+  int priority_levels = 1;               // K: every worm gets a random level 0 .. K-1, the routers K lanes
+                                         // per VC (docs/priority.md); the CLI sets it from an explicit
+                                         // --param priority_levels=K
   // an algorithm's traffic
   sw::CostModel cost;
   sw::SyncMode sync = sw::SyncMode::kBarrier;

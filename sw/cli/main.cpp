@@ -347,13 +347,18 @@ int cmd_cosim(const Options& o) {
   r.topology = Topology::parse(o.topo, o.mesh);
   r.traffic = o.traffic;
   if (!o.ports.empty()) r.ports = parse_port_model(o.ports);
+  bool levels_given = false;
   for (const std::string& p : o.params) {
     try {
       set_param(r.params, p);
     } catch (const InputError& e) {
       throw InputError(fmt::format("--param {}: {}", p, e.what()));
     }
+    levels_given |= p.rfind("priority_levels=", 0) == 0;
   }
+  // Random traffic with an explicit --param priority_levels=K draws every worm's level from 0 .. K-1
+  // (routers with K lanes per VC: docs/priority.md); without it, one level, as the plain router.
+  if (levels_given && o.traffic == "random") r.priority_levels = r.params.priority_levels;
   if (!o.watchdog.empty()) r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
   r.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", o.flit_bytes, 1, 32));
   r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
@@ -689,7 +694,9 @@ int main_impl(int argc, char** argv) {
     cosim->add_option("--sync", o.sync, "an algorithm's synchronization: barrier|none [barrier]");
     cosim->add_option("--seed", o.seed, "seed of the traffic or the block contents [1]");
     cosim->add_option("--mutant", o.mutant, "compare against a build-time RTL mutant (docs/rtl.md) [0: none]");
-    cosim->add_option("--param", o.params, "network parameter NAME=VALUE, repeatable (torx run --help-params)")
+    cosim->add_option("--param", o.params,
+                      "network parameter NAME=VALUE, repeatable (torx run --help-params); random traffic with "
+                      "priority_levels=K draws every worm's priority level from 0 .. K-1")
         ->allow_extra_args(false);
     cosim->add_option("--watchdog", o.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
     cosim->add_option("--json", o.json, "write the result document (torx.cosim/1) to FILE, or - for standard output");

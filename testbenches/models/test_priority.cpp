@@ -372,5 +372,28 @@ TEST(Priority, TwoPriorityRoutersAgreeInLockStepUnderPrioritisedRandomTraffic) {
   EXPECT_GT(r.coverage.output_vcs_nested, 0u) << r.coverage.describe();
 }
 
+// Sustained random traffic at four levels without barriers: every worm is delivered. (Before the
+// fix in OutputUnit::send, a worm preempted in the very cycle its tail left, offered to the switch
+// before the allocation, put itself back as the VC's owner and stranded its preemptor: every one of
+// these seeds stopped on the watchdog.)
+TEST(Priority, SustainedPrioritisedRandomTrafficWithoutBarriersDeliversEveryWorm) {
+  const CppRouterFactory cpp{RouterConfig{}};
+  for (int seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    CosimConfig c;
+    c.traffic.cycles = 4000;
+    c.traffic.load = 0.8;
+    c.traffic.max_worm_flits = 6;
+    c.traffic.priority_levels = 4;
+    c.traffic.seed = static_cast<uint64_t>(seed);
+    c.traffic.barrier_every = 0;
+    c.params.watchdog_cycles = 3000;
+    const CosimResult r = run_cosim(Topology({4, 4}, true), c, cpp, cpp);
+    EXPECT_EQ(r.mismatches, 0u) << r.first_mismatch_text;
+    EXPECT_EQ(r.traffic.worms_delivered, r.traffic.worms_offered);
+    EXPECT_GT(r.coverage.output_vcs_nested, 0u) << r.coverage.describe();
+  }
+}
+
 }  // namespace
 }  // namespace torx::model

@@ -24,6 +24,8 @@ inline model::RouterShape shape_of(const RtlRouterConfig& c, uint32_t payload_wo
   s.buffer_depth = c.buffer_depth;
   s.pipeline = c.pipeline;
   s.payload_words = payload_words;
+  s.priority_levels = c.priority_levels;
+  s.priority_reserve = c.priority_reserve;
   return s;
 }
 

@@ -128,6 +128,43 @@ INSTANTIATE_TEST_SUITE_P(SyncModes, Identity, ::testing::ValuesIn(kSyncCases),
                            return n;
                          });
 
+// --sync priority (docs/priority.md): the Verilated priority router (K = 4, the parameter's default;
+// r2d_k4) gives the cycle model's figures, preemptions included (direct: 16), on one-port 2D tori.
+const Case kPriorityCases[] = {
+    {"t4", "--topo 4x4 --ts 10"},
+    {"t1", "--topo 4x4 --ts 10"},
+    {"direct", "--topo 4x4 --ts 10 --block-bytes 256"},
+    {"dimak-a2", "--topo 4x6 --ts 10"},
+};
+
+class PriorityIdentity : public ::testing::TestWithParam<Case> {};
+
+TEST_P(PriorityIdentity, RtlNetworkGivesTheCycleModelsFigures) {
+  const Case& c = GetParam();
+  const std::string base = std::string("run ") + c.algo + " " + c.args + " --sync priority --json - ";
+  const Cli cyc = torx(base + "--model cycle");
+  const Cli rtl = torx(base + "--model rtl");
+  ASSERT_EQ(cyc.code, 0) << cyc.err;
+  ASSERT_EQ(rtl.code, 0) << rtl.err;
+  const json a = json::parse(cyc.out), b = json::parse(rtl.out);
+  EXPECT_EQ(b["model"], "rtl");
+  EXPECT_TRUE(b["check"]["ok"].get<bool>());
+  EXPECT_EQ(a["cycle_model"]["priority_levels"], 4);
+  if (std::string(c.algo) == "direct") EXPECT_GT(a["cycle_model"]["preemptions"].get<uint64_t>(), 0u);
+  EXPECT_EQ(figures(a), figures(b)) << "cycles " << a["cycles"] << " vs " << b["cycles"] << ", preemptions "
+                                    << a["cycle_model"]["preemptions"] << " vs " << b["cycle_model"]["preemptions"];
+  std::printf("%s: %s cycles, %s preemptions\n", c.algo, a["cycles"].dump().c_str(),
+              a["cycle_model"]["preemptions"].dump().c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(SyncPriority, PriorityIdentity, ::testing::ValuesIn(kPriorityCases),
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           std::string n = i.param.algo;
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
 TEST(RtlCli, LinkWaveformIsByteIdenticalToTheCycleModelsAndRouterWaveformsAreWritten) {
   const std::string c = testing::temp_path("cyc.vcd"), r = testing::temp_path("rtl.vcd");
   ASSERT_EQ(torx("run t4 --topo 4x4 --model cycle --trace " + c).code, 0);
@@ -200,6 +237,17 @@ TEST(RtlCli, CosimExitCodesAndDocument) {
   const json a = json::parse(algo.out);
   EXPECT_TRUE(a["check"]["ok"].get<bool>());
   EXPECT_GT(a["barrier"]["releases"].get<uint64_t>(), 0u);
+
+  // Random traffic at four priority levels: the Verilated priority router, preemptions seen.
+  const Cli prio = torx("cosim --topo 4x4 --cycles 2000 --load 0.6 --barrier-every 1000 --param priority_levels=4 "
+                        "--json -");
+  ASSERT_EQ(prio.code, 0) << prio.err;
+  const json p = json::parse(prio.out);
+  EXPECT_EQ(p["mismatches"], 0);
+  EXPECT_EQ(p["rtl_router"], "r2d_k4");
+  EXPECT_EQ(p["params"]["priority_levels"], 4);
+  EXPECT_GT(p["coverage"]["output_vcs_preempted"].get<uint64_t>(), 0u) << prio.out;
+  EXPECT_GT(p["coverage"]["preemptions"].get<uint64_t>(), 0u) << prio.out;
 
   for (const char* args : {"cosim --topo 4x4 --pattern bogus", "cosim --topo 4x4 --load 1.5",
                                   "cosim --topo 4x4 --traffic bogus", "cosim --topo 4x4 --param buffer_depth=5",
