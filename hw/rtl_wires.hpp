@@ -68,6 +68,9 @@ inline void put_word_bits(uint32_t* w, unsigned lsb, unsigned width, uint64_t v)
 // The same on a Verilated port or variable: an integer (CData, SData, IData, QData) or a VlWide.
 // On a VlWide, fields away from its end are read and written with one unaligned 128-bit access
 // (the words are little-endian, as on the hosts Verilator runs on); the word loop serves the rest.
+// 128-bit unsigned (a GCC and Clang extension; __extension__ keeps -Wpedantic quiet).
+__extension__ typedef unsigned __int128 u128;
+
 template <class T>
 uint64_t get_bits(const T& sig, unsigned lsb, unsigned width) {
   if constexpr (std::is_integral_v<T>) {
@@ -76,7 +79,7 @@ uint64_t get_bits(const T& sig, unsigned lsb, unsigned width) {
   } else {
     const unsigned byte = lsb / 8;
     if (byte + 16 <= sizeof(sig)) {
-      unsigned __int128 x;
+      u128 x;
       std::memcpy(&x, reinterpret_cast<const uint8_t*>(sig.data()) + byte, sizeof x);
       const uint64_t v = static_cast<uint64_t>(x >> (lsb % 8));
       return width >= 64 ? v : v & ((uint64_t{1} << width) - 1);
@@ -93,11 +96,11 @@ void put_bits(T& sig, unsigned lsb, unsigned width, uint64_t v) {
     const unsigned byte = lsb / 8;
     if (byte + 16 <= sizeof(sig)) {
       uint8_t* at = reinterpret_cast<uint8_t*>(sig.data()) + byte;
-      unsigned __int128 x;
+      u128 x;
       std::memcpy(&x, at, sizeof x);
-      const unsigned __int128 ones = width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1);
-      const unsigned __int128 mask = ones << (lsb % 8);
-      const unsigned __int128 val = static_cast<unsigned __int128>(width >= 64 ? v : v & ((uint64_t{1} << width) - 1))
+      const u128 ones = width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1);
+      const u128 mask = ones << (lsb % 8);
+      const u128 val = static_cast<u128>(width >= 64 ? v : v & ((uint64_t{1} << width) - 1))
                                     << (lsb % 8);
       x = (x & ~mask) | val;
       std::memcpy(at, &x, sizeof x);

@@ -213,7 +213,9 @@ TEST_P(Priority, ModelAndRtlAgreeUnderPrioritisedRandomTraffic) {
   const LockstepCoverage& cov = r.coverage;
   EXPECT_GT(cov.output_vcs_preempted, 8u) << cov.describe();
   EXPECT_GT(r.preemptions, 100u);
-  if (k > 2) EXPECT_GT(cov.output_vcs_nested, 0u) << "nested preemption: " << cov.describe();
+  if (k > 2) {
+    EXPECT_GT(cov.output_vcs_nested, 0u) << "nested preemption: " << cov.describe();
+  }
   EXPECT_GT(cov.input_vcs_full, 0u) << cov.describe();
   EXPECT_GT(cov.sa_out_wraps, 0u) << cov.describe();
   std::printf("%s: %lu router-cycles compared, %lu preemptions, %s\n", found->name,
