@@ -207,16 +207,21 @@ module torx_gossip_unit #(
   // --- lookups ---
   for (genvar l = 0; l < NumNetPorts; l++) begin : gen_lookup
     logic [AgeW-1:0] age;
+    logic [NumNetPorts-1:0] fwd;
     assign age = lk_age_i[l*AgeW +: AgeW];
     always_comb begin
-      lk_fwd_o[l*NumNetPorts +: NumNetPorts] = '0;
+      fwd = '0;
       for (int unsigned r = 0; r < MaxRules; r++) begin
-        if (rule_valid_q[r] && rule_in_q[r*NetPortW +: NetPortW] == NetPortW'(l) &&
-            age >= rule_hmin_q[r*AgeW +: AgeW] && age <= rule_hmax_q[r*AgeW +: AgeW]) begin
-          lk_fwd_o[l*NumNetPorts + 32'(rule_out_q[r*NetPortW +: NetPortW])] = 1'b1;
+        for (int unsigned o = 0; o < NumNetPorts; o++) begin
+          if (rule_valid_q[r] && rule_in_q[r*NetPortW +: NetPortW] == NetPortW'(l) &&
+              rule_out_q[r*NetPortW +: NetPortW] == NetPortW'(o) &&
+              age >= rule_hmin_q[r*AgeW +: AgeW] && age <= rule_hmax_q[r*AgeW +: AgeW]) begin
+            fwd[o] = 1'b1;
+          end
         end
       end
     end
+    assign lk_fwd_o[l*NumNetPorts +: NumNetPorts] = fwd;
   end
 
 `ifndef SYNTHESIS
