@@ -191,7 +191,10 @@ module torx_gossip_router #(
     end
 
     // The buffer of VC 0 and the registers of the packet at its front.
-    logic [StateW-1:0] ivc_state_q /*verilator public_flat_rd*/, ivc_state_d;
+    // Plain registers, not state machines to re-encode (fsm_encoding: yosys's FSM pass would spend
+    // minutes on the claim logic that feeds them).
+    (* fsm_encoding = "none" *) logic [StateW-1:0] ivc_state_q /*verilator public_flat_rd*/;
+    logic [StateW-1:0] ivc_state_d;
     logic [CountW-1:0] ivc_count_q /*verilator public_flat_rd*/, ivc_count_d;
     logic [NumPorts-1:0] gossip_targets_q /*verilator public_flat_rd*/, gossip_targets_d;
     logic [PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d;
@@ -304,7 +307,8 @@ module torx_gossip_router #(
     // Output port p: VC 0's credits and owner, the output register
     // -------------------------------------------------------------------------------------------
     logic [CreditW-1:0] ovc_credits_q /*verilator public_flat_rd*/, ovc_credits_d;
-    logic [IvcW-1:0] ovc_owner_q /*verilator public_flat_rd*/, ovc_owner_d;
+    (* fsm_encoding = "none" *) logic [IvcW-1:0] ovc_owner_q /*verilator public_flat_rd*/;
+    logic [IvcW-1:0] ovc_owner_d;
     logic [CreditW-1:0] credits_now;     // credit intake included
     logic out_valid, out_tail;
     logic [BodyW-1:0] out_body;
@@ -357,7 +361,8 @@ module torx_gossip_router #(
   // ---------------------------------------------------------------------------------------------
   // 3. Claims: oldest first, rotating among equal ages
   // ---------------------------------------------------------------------------------------------
-  logic [LaneW-1:0] gossip_rr_q /*verilator public_flat_rd*/, gossip_rr_d;
+  (* fsm_encoding = "none" *) logic [LaneW-1:0] gossip_rr_q /*verilator public_flat_rd*/;
+  logic [LaneW-1:0] gossip_rr_d;
   logic [NumPorts*KeyW-1:0] key;
   logic [NumPorts*RankW-1:0] rank;  // candidates before each one in claim order
   logic [NumPorts-1:0] busy;        // outputs claimed so far in the cycle
