@@ -128,6 +128,16 @@ few cells from run to run and with unrelated changes; flip-flop counts do not.
 
 Synthesis time per configuration (2-core VM, two yosys runs at a time): @SECONDS@.
 
+The gossip-mode router (`torx_gossip_router`, `docs/gossip.md`, "In the RTL") is compared with the
+plain all-port router of the same N, K and D. It has no routing table, no VC or switch allocator and
+no crossbar, and one buffer per input port (VC 0: gossip packets use no other), where the plain
+router buffers both dateline classes; it adds a 21-bit (2D; 23-bit 3D) gossip extension to every
+buffered and registered flit (gossip bit, age, output mask), the gossip unit (the image's rules:
+`MaxRules` x (two ports, two 16-bit ages) flip-flops and, per network input, a window comparison per
+rule; 16 rules hold every image torx builds, which have at most 6 rules per node in 2D and 10 in
+3D), the claim logic (oldest first with rotating ties: an age comparison per pair of inputs and a
+chain of all-or-nothing claims over the ports) and the replicating output multiplexers.
+
 ## What a generic cell count tells, and what it does not
 
 yosys's `synth` without a technology library maps the design onto its internal gate set: simple
