@@ -14,15 +14,22 @@ namespace detail {
 using RouterFactory = std::unique_ptr<RtlRouter> (*)(const RtlRouterConfig&, const model::RouterShape&,
                                                      const sw::Topology&, sw::NodeId, const model::RoutingImage&);
 using BarrierFactory = std::unique_ptr<RtlBarrier> (*)(const RtlBarrierConfig&, sw::NodeId, const model::BarrierImage&);
+using GossipFactory = std::unique_ptr<RtlRouter> (*)(const RtlRouterConfig&, const model::RouterShape&,
+                                                     const sw::Topology&, sw::NodeId, const model::GossipImage&);
 
 #define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve) \
   std::unique_ptr<RtlRouter> make_router_##name(const RtlRouterConfig&, const model::RouterShape&,     \
                                                 const sw::Topology&, sw::NodeId, const model::RoutingImage&);
 #define TORX_RTL_BARRIER(name, ndims) \
   std::unique_ptr<RtlBarrier> make_barrier_##name(const RtlBarrierConfig&, sw::NodeId, const model::BarrierImage&);
+#define TORX_RTL_GOSSIP_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, \
+                               packet_flits, max_rules)                                                         \
+  std::unique_ptr<RtlRouter> make_gossip_router_##name(const RtlRouterConfig&, const model::RouterShape&,         \
+                                                       const sw::Topology&, sw::NodeId, const model::GossipImage&);
 #include "rtl_configs.inc"
 #undef TORX_RTL_ROUTER
 #undef TORX_RTL_BARRIER
+#undef TORX_RTL_GOSSIP_ROUTER
 
 struct RouterEntry {
   RtlRouterConfig cfg;
@@ -32,15 +39,21 @@ struct BarrierEntry {
   RtlBarrierConfig cfg;
   BarrierFactory make;
 };
+struct GossipEntry {
+  RtlRouterConfig cfg;
+  GossipFactory make;
+};
 
 const std::vector<RouterEntry>& router_entries() {
   static const std::vector<RouterEntry> kEntries = {
 #define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve) \
   {{#name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve}, &make_router_##name},
 #define TORX_RTL_BARRIER(name, ndims)
+#define TORX_RTL_GOSSIP_ROUTER(...)
 #include "rtl_configs.inc"
 #undef TORX_RTL_ROUTER
 #undef TORX_RTL_BARRIER
+#undef TORX_RTL_GOSSIP_ROUTER
   };
   return kEntries;
 }
@@ -49,9 +62,28 @@ const std::vector<BarrierEntry>& barrier_entries() {
   static const std::vector<BarrierEntry> kEntries = {
 #define TORX_RTL_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, levels, reserve)
 #define TORX_RTL_BARRIER(name, ndims) {{#name, ndims}, &make_barrier_##name},
+#define TORX_RTL_GOSSIP_ROUTER(...)
 #include "rtl_configs.inc"
 #undef TORX_RTL_ROUTER
 #undef TORX_RTL_BARRIER
+#undef TORX_RTL_GOSSIP_ROUTER
+  };
+  return kEntries;
+}
+
+const std::vector<GossipEntry>& gossip_entries() {
+  static const std::vector<GossipEntry> kEntries = {
+#define TORX_RTL_ROUTER(...)
+#define TORX_RTL_BARRIER(name, ndims)
+#define TORX_RTL_GOSSIP_ROUTER(name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes,      \
+                               packet_flits, max_rules)                                                              \
+  {{#name, ndims, local, classes, vpc, depth, stages, mutant, max_radix, flit_bytes, /*priority_levels=*/1,        \
+    /*priority_reserve=*/1, packet_flits, max_rules},                                                               \
+   &make_gossip_router_##name},
+#include "rtl_configs.inc"
+#undef TORX_RTL_ROUTER
+#undef TORX_RTL_BARRIER
+#undef TORX_RTL_GOSSIP_ROUTER
   };
   return kEntries;
 }
@@ -84,7 +116,8 @@ bool RtlRouterConfig::serves(const model::RouterShape& s, int m) const {
                          (priority_levels == 1 || s.priority_reserve == priority_reserve);
   return levels_ok && s.ndims == ndims && s.local_ports == local_ports && s.vc_classes == vc_classes &&
          s.vcs_per_class == vcs_per_class && s.buffer_depth == buffer_depth && s.pipeline == pipeline && m == mutant &&
-         s.payload_words >= 1 && s.payload_words * 8 <= static_cast<uint32_t>(flit_bytes);
+         s.payload_words >= 1 && s.payload_words * 8 <= static_cast<uint32_t>(flit_bytes) &&
+         s.gossip_packet_flits == static_cast<uint32_t>(packet_flits);
 }
 
 std::string RtlRouterConfig::describe() const {
@@ -93,13 +126,23 @@ std::string RtlRouterConfig::describe() const {
                      max_radix, flit_bytes,
                      priority_levels > 1 ? fmt::format(", {} priority levels (reserve {})", priority_levels, priority_reserve)
                                          : "",
-                     mutant ? fmt::format(", mutant {}", mutant) : "");
+                     mutant ? fmt::format(", mutant {}", mutant) : "") +
+         (packet_flits ? fmt::format(", gossip: {}-flit packets, {} rules", packet_flits, max_rules) : "");
 }
 
 const std::vector<RtlRouterConfig>& rtl_router_configs() {
   static const std::vector<RtlRouterConfig> kConfigs = [] {
     std::vector<RtlRouterConfig> v;
     for (const auto& e : detail::router_entries()) v.push_back(e.cfg);
+    return v;
+  }();
+  return kConfigs;
+}
+
+const std::vector<RtlRouterConfig>& rtl_gossip_router_configs() {
+  static const std::vector<RtlRouterConfig> kConfigs = [] {
+    std::vector<RtlRouterConfig> v;
+    for (const auto& e : detail::gossip_entries()) v.push_back(e.cfg);
     return v;
   }();
   return kConfigs;
@@ -116,6 +159,8 @@ const std::vector<RtlBarrierConfig>& rtl_barrier_configs() {
 
 const RtlRouterConfig* find_rtl_router(const model::RouterShape& shape, int mutant) {
   for (const auto& c : rtl_router_configs())
+    if (c.serves(shape, mutant)) return &c;
+  for (const auto& c : rtl_gossip_router_configs())
     if (c.serves(shape, mutant)) return &c;
   return nullptr;
 }
@@ -146,6 +191,31 @@ std::unique_ptr<RtlRouter> make_rtl_router(const model::RouterShape& shape, int 
     throw sw::InputError(fmt::format("the {} has a radix of {}, the Verilated router {} holds at most {}",
                                      topo.to_string(), topo.max_radix(), found->cfg.name, found->cfg.max_radix));
   return found->make(found->cfg, shape, topo, node, image);
+}
+
+std::unique_ptr<RtlRouter> make_rtl_gossip_router(const model::RouterShape& shape, int mutant, const sw::Topology& topo,
+                                                  sw::NodeId node, const model::GossipImage& gossip) {
+  const detail::GossipEntry* found = nullptr;
+  for (const auto& e : detail::gossip_entries())
+    if (!found && e.cfg.serves(shape, mutant)) found = &e;
+  if (!found) {
+    std::string built;
+    for (const auto& e : detail::gossip_entries()) built += "\n  " + e.cfg.describe();
+    throw sw::InputError(fmt::format("--gossip-hw: no Verilated gossip router was built for {} dims, {} local port(s), "
+                                     "C={}, V={}, D={}, P={}, {}-byte flits, {}-flit packets{} (add a "
+                                     "torx_rtl_gossip_router line to hw/CMakeLists.txt); built:{}",
+                                     shape.ndims, shape.local_ports, shape.vc_classes, shape.vcs_per_class,
+                                     shape.buffer_depth, shape.pipeline, shape.payload_words * 8,
+                                     shape.gossip_packet_flits, mutant ? fmt::format(", mutant {}", mutant) : "",
+                                     built.empty() ? " none" : built));
+  }
+  if (topo.ndims() != shape.ndims)
+    throw sw::InputError(fmt::format("the {} has {} dimensions, the router shape {}", topo.to_string(), topo.ndims(),
+                                     shape.ndims));
+  if (topo.max_radix() > found->cfg.max_radix)
+    throw sw::InputError(fmt::format("the {} has a radix of {}, the Verilated router {} holds at most {}",
+                                     topo.to_string(), topo.max_radix(), found->cfg.name, found->cfg.max_radix));
+  return found->make(found->cfg, shape, topo, node, gossip);
 }
 
 std::unique_ptr<RtlBarrier> make_rtl_barrier(const sw::Topology& topo, sw::NodeId node, const model::BarrierImage& image) {

@@ -35,6 +35,10 @@ struct RtlRouterConfig {
   int flit_bytes = 32;      // FlitBytes: serves any --flit-bytes up to this
   int priority_levels = 1;  // PriorityLevels: lanes per VC (docs/priority.md); 1: no priorities
   int priority_reserve = 1; // PriorityReserve: the throttle's slots per level above
+  // A torx_gossip_router (hardwired gossip, docs/gossip.md; hw/CMakeLists.txt torx_rtl_gossip_router):
+  // PacketFlits, the packet length it serves (0: a plain torx_router), and MaxRules.
+  int packet_flits = 0;
+  int max_rules = 0;
   // Whether this configuration simulates routers of shape `s` with mutant `m`.
   bool serves(const model::RouterShape& s, int m) const;
   std::string describe() const;  // "r2d: 2 dims, 1 local, C=2, V=1, D=8, P=2, MaxRadix 64, 32-byte flits"
@@ -46,9 +50,10 @@ struct RtlBarrierConfig {
   int ndims = 2;
 };
 
-const std::vector<RtlRouterConfig>& rtl_router_configs();
+const std::vector<RtlRouterConfig>& rtl_router_configs();         // torx_router
+const std::vector<RtlRouterConfig>& rtl_gossip_router_configs();  // torx_gossip_router
 const std::vector<RtlBarrierConfig>& rtl_barrier_configs();
-// The configuration for (shape, mutant), or null.
+// The configuration for (shape, mutant), or null (a gossip one for a gossip shape).
 const RtlRouterConfig* find_rtl_router(const model::RouterShape& shape, int mutant);
 
 // A Verilated router: a RouterCore with RTL extras.
@@ -74,14 +79,26 @@ class RtlRouter : public model::RouterCore {
 std::unique_ptr<RtlRouter> make_rtl_router(const model::RouterShape& shape, int mutant, const sw::Topology& topo,
                                            sw::NodeId node, const model::RoutingImage& image);
 
+// Builds the Verilated gossip-mode router (torx_gossip_router) for `shape` (shape.gossip_packet_flits
+// set) and `mutant`, resets it and loads `gossip` (node's gossip image, models/gossip_table.hpp)
+// through its configuration port. Throws sw::InputError as make_rtl_router does; a refused image
+// names the node, the word and the reason.
+std::unique_ptr<RtlRouter> make_rtl_gossip_router(const model::RouterShape& shape, int mutant, const sw::Topology& topo,
+                                                  sw::NodeId node, const model::GossipImage& gossip);
+
 // Makes Verilated routers for a network (the fabric's, the lock-step harness's other side): every
-// node's router is make_rtl_router(shape, mutant, ...).
+// node's router is make_rtl_router(shape, mutant, ...), in gossip mode make_rtl_gossip_router.
 class RtlRouterFactory final : public model::RouterFactory {
  public:
   explicit RtlRouterFactory(int mutant = 0) : mutant_(mutant) {}
   std::unique_ptr<model::RouterCore> make(sw::NodeId v, const model::RouterShape& shape,
                                           const model::RoutingImage& image, const sw::Topology& topo) const override {
     return make_rtl_router(shape, mutant_, topo, v, image);
+  }
+  std::unique_ptr<model::RouterCore> make_gossip(sw::NodeId v, const model::RouterShape& shape,
+                                                 const model::RoutingImage&, const model::GossipImage& gossip,
+                                                 const sw::Topology& topo) const override {
+    return make_rtl_gossip_router(shape, mutant_, topo, v, gossip);
   }
 
  private:

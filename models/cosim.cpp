@@ -9,14 +9,28 @@
 
 namespace torx::model {
 
-std::unique_ptr<RouterCore> LockstepFactory::make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
-                                                  const sw::Topology& topo) const {
+namespace {
+std::vector<std::string> port_names(const RouterShape& shape) {
   std::vector<std::string> names;
   for (int p = 0; p < shape.ports(); ++p)
     names.push_back(p < shape.network_ports() ? sw::Topology::port_name(p)
                                               : fmt::format("inj/ej{}", p - shape.network_ports()));
-  return std::make_unique<LockstepCore>(static_cast<int>(v), std::move(names), a_.make(v, shape, image, topo),
+  return names;
+}
+}  // namespace
+
+std::unique_ptr<RouterCore> LockstepFactory::make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
+                                                  const sw::Topology& topo) const {
+  return std::make_unique<LockstepCore>(static_cast<int>(v), port_names(shape), a_.make(v, shape, image, topo),
                                         b_.make(v, shape, image, topo));
+}
+
+std::unique_ptr<RouterCore> LockstepFactory::make_gossip(sw::NodeId v, const RouterShape& shape,
+                                                         const RoutingImage& image, const GossipImage& gossip,
+                                                         const sw::Topology& topo) const {
+  return std::make_unique<LockstepCore>(static_cast<int>(v), port_names(shape),
+                                        a_.make_gossip(v, shape, image, gossip, topo),
+                                        b_.make_gossip(v, shape, image, gossip, topo));
 }
 
 RoutingConfig cosim_routing(const sw::Topology& topo, const CosimConfig& cfg) {

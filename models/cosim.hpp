@@ -26,6 +26,8 @@ class LockstepFactory final : public RouterFactory {
   LockstepFactory(const RouterFactory& a, const RouterFactory& b) : a_(a), b_(b) {}
   std::unique_ptr<RouterCore> make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
                                    const sw::Topology& topo) const override;
+  std::unique_ptr<RouterCore> make_gossip(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
+                                          const GossipImage& gossip, const sw::Topology& topo) const override;
 
  private:
   const RouterFactory& a_;

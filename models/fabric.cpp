@@ -45,8 +45,6 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
       TORX_CHECK(spec_.gossip.size() == static_cast<size_t>(n), "one gossip image per node");
       rc.gossip = &spec_.gossip[v];
       rc.gossip_packet_flits = spec_.gossip_packet_flits;
-      if (routers)
-        throw sw::InputError("hardwired gossip on port-level routers (the RTL, co-simulation) is not available yet");
     }
     if (!routers) {
       Router* r = arena_.alloc<Router>(1);
@@ -66,9 +64,14 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
       shape.payload_words = words;
       shape.priority_levels = rc.priority_levels;
       shape.priority_reserve = rc.priority_reserve;
-      port_routers_.push_back(std::make_unique<PortRouter>(v, topo_.node_name(v),
-                                                           routers->make(v, shape, spec_.routing[v], topo_), counters_,
-                                                           &sched_));
+      std::unique_ptr<RouterCore> core;
+      if (rc.gossip) {
+        shape.gossip_packet_flits = rc.gossip_packet_flits;
+        core = routers->make_gossip(v, shape, spec_.routing[v], *rc.gossip, topo_);
+      } else {
+        core = routers->make(v, shape, spec_.routing[v], topo_);
+      }
+      port_routers_.push_back(std::make_unique<PortRouter>(v, topo_.node_name(v), std::move(core), counters_, &sched_));
       routers_.push_back(port_routers_.back().get());
     }
     sched_.add(routers_.back());
@@ -307,12 +310,14 @@ uint64_t Fabric::preemptions() const {
 uint64_t Fabric::gossip_copies() const {
   uint64_t s = 0;
   for (const Router* r : native_) s += r->gossip_copies();
+  for (const auto& r : port_routers_) s += r->tails_forwarded();
   return s;
 }
 
 uint64_t Fabric::gossip_deliveries() const {
   uint64_t s = 0;
   for (const Router* r : native_) s += r->gossip_deliveries();
+  for (const auto& r : port_routers_) s += r->tails_ejected();
   return s;
 }
 

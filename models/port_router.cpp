@@ -11,8 +11,7 @@ RouterPortCore::RouterPortCore(const RouterConfig& cfg, const RoutingImage& imag
   router_.emplace(cfg, image, topo, nullptr, arena_, nullptr);
 }
 
-std::unique_ptr<RouterCore> CppRouterFactory::make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
-                                                   const sw::Topology& topo) const {
+RouterConfig CppRouterFactory::config(sw::NodeId v, const RouterShape& shape) const {
   RouterConfig cfg = base_;
   cfg.node = v;
   cfg.ndims = shape.ndims;
@@ -23,6 +22,20 @@ std::unique_ptr<RouterCore> CppRouterFactory::make(sw::NodeId v, const RouterSha
   cfg.payload_words = shape.payload_words;
   cfg.priority_levels = shape.priority_levels;
   cfg.priority_reserve = shape.priority_reserve;
+  return cfg;
+}
+
+std::unique_ptr<RouterCore> CppRouterFactory::make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
+                                                   const sw::Topology& topo) const {
+  return std::make_unique<RouterPortCore>(config(v, shape), image, topo);
+}
+
+std::unique_ptr<RouterCore> CppRouterFactory::make_gossip(sw::NodeId v, const RouterShape& shape,
+                                                          const RoutingImage& image, const GossipImage& gossip,
+                                                          const sw::Topology& topo) const {
+  RouterConfig cfg = config(v, shape);
+  cfg.gossip = &gossip;  // read while the router loads it
+  cfg.gossip_packet_flits = shape.gossip_packet_flits;
   return std::make_unique<RouterPortCore>(cfg, image, topo);
 }
 
@@ -113,6 +126,7 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     ++counters_[lane].flit_moves;
     if (o < np) ++stats_.flit_hops;
     else ++stats_.flits_ejected;
+    if (w.flit.tail()) ++(o < np ? tails_forwarded_ : tails_ejected_);
   }
   for (int p = 0; p < n; ++p) {
     const PortWires& w = out_[p];
@@ -132,9 +146,9 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     }
     TORX_MODEL_CHECK(found != nullptr, "a router returned a credit for a buffer no flit left");
     Shadow& sh = *found;
-    if (p < np) {
+    if (p < np && shape_.gossip_packet_flits == 0) {
       // Occupancy as the C++ router counts it (router.cpp): entries of the lane before the departure,
-      // counting flits on the link, but not one sent in this very cycle.
+      // counting flits on the link, but not one sent in this very cycle (its gossip cycle counts none).
       const InputUnit& st = stage_[p];
       const uint32_t staged = st.vc(li).count();
       uint32_t before = staged + sh.count;

@@ -67,8 +67,11 @@ class CppRouterFactory final : public RouterFactory {
   explicit CppRouterFactory(RouterConfig base) : base_(base) {}
   std::unique_ptr<RouterCore> make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
                                    const sw::Topology& topo) const override;
+  std::unique_ptr<RouterCore> make_gossip(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
+                                          const GossipImage& gossip, const sw::Topology& topo) const override;
 
  private:
+  RouterConfig config(sw::NodeId v, const RouterShape& shape) const;
   RouterConfig base_;
 };
 
@@ -96,6 +99,10 @@ class PortRouter final : public RouterBlock {
   }
   void visit_flits(uint64_t now, const FlitVisitor& visit) const override;
   RouterCore& core() { return *core_; }
+  // Tails the core sent on network links and on ejection channels (gossip mode: packet copies and
+  // deliveries, as Router::gossip_copies() / gossip_deliveries() count them).
+  uint64_t tails_forwarded() const { return tails_forwarded_; }
+  uint64_t tails_ejected() const { return tails_ejected_; }
 
  private:
   // Ids of the flits inside the core, per input VC, oldest first.
@@ -125,6 +132,7 @@ class PortRouter final : public RouterBlock {
   uint64_t last_eval_ = 0;       // last cycle evaluated
   uint32_t stacked_ = 0;         // worms on a stack after it
   uint64_t preemptions_ = 0, preempted_cycles_ = 0;
+  uint64_t tails_forwarded_ = 0, tails_ejected_ = 0;
 };
 
 }  // namespace torx::model

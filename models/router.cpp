@@ -124,6 +124,7 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
     gossip_.load(*cfg.gossip, topo, cfg.node);
     gossip_mode_ = true;
     gossip_flits_ = cfg.gossip_packet_flits;
+    shape_.gossip_packet_flits = cfg.gossip_packet_flits;
     // Store-and-forward with double buffering: a packet is forwarded while the next one arrives
     // behind it (the seed's lock step: one packet per link per step). With room for one packet only,
     // a ring of full buffers each waiting for the next deadlocks.
@@ -149,6 +150,7 @@ void Router::reset() {
   blocked_last_ = 0;
   preempted_now_ = 0;
   awake_ = false;
+  gossip_rr_q_ = 0;
 }
 
 bool Router::quiescent() const {
@@ -549,6 +551,13 @@ void Router::snapshot(RouterSnapshot& s, uint64_t now) const {
       s.fields[RouterSnapshot::kVaRr].values[k] = ptr.va_rr_q;
       s.fields[RouterSnapshot::kVaVcRr].values[k] = ptr.va_vc_rr_q;
     }
+  if (gossip_mode_) {
+    // The targets register matters only while a packet holds them (ACTIVE).
+    for (int i = 0; i < shape_.total_lanes(); ++i)
+      s.fields[RouterSnapshot::kGossipTargets].values[i] =
+          in_vc_[i].state_q == VcState::kActive ? static_cast<int64_t>(gossip_targets_[i]) : 0;
+    s.fields[RouterSnapshot::kGossipRr].values[0] = gossip_rr_q_;
+  }
 }
 
 void Router::prefetch(int stage) const {

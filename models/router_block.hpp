@@ -16,7 +16,9 @@
 #include <string>
 
 #include "core/topology.hpp"
+#include "core/errors.hpp"
 #include "models/flit.hpp"
+#include "models/gossip_table.hpp"
 #include "models/input_unit.hpp"
 #include "models/link.hpp"
 #include "models/router_core.hpp"
@@ -75,6 +77,12 @@ class RouterFactory {
   virtual ~RouterFactory() = default;
   virtual std::unique_ptr<RouterCore> make(sw::NodeId v, const RouterShape& shape, const RoutingImage& image,
                                            const sw::Topology& topo) const = 0;
+  // A router in gossip mode (docs/gossip.md, "Hardwired forwarding"; shape.gossip_packet_flits set)
+  // that forwards by `gossip`, node v's gossip image. Cores without the mode refuse.
+  virtual std::unique_ptr<RouterCore> make_gossip(sw::NodeId, const RouterShape&, const RoutingImage&,
+                                                  const GossipImage&, const sw::Topology&) const {
+    throw sw::InputError("hardwired gossip: these routers have no gossip mode");
+  }
 };
 
 }  // namespace torx::model

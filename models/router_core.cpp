@@ -32,6 +32,9 @@ void RouterSnapshot::layout(const RouterShape& s) {
   set(kSaOutRr, "sa_out_rr_q", FieldScope::kOutputPort, ports);
   set(kVaRr, "va_rr_q", FieldScope::kOutputClass, classes);
   set(kVaVcRr, "va_vc_rr_q", FieldScope::kOutputClass, classes);
+  const bool gossip = s.gossip_packet_flits != 0;
+  set(kGossipTargets, "gossip_targets_q", FieldScope::kInputVc, gossip ? lanes : 0);
+  set(kGossipRr, "gossip_rr_q", FieldScope::kRouter, gossip ? 1 : 0);
 }
 
 namespace {
@@ -52,6 +55,7 @@ std::pair<int, int> locate(const RouterShape& s, FieldScope scope, size_t i) {
     case FieldScope::kOutputStack: return vc_of(k / std::max(1, s.priority_levels - 1));
     case FieldScope::kInputPort:
     case FieldScope::kOutputPort: return {k, -1};
+    case FieldScope::kRouter: return {-1, -1};
     case FieldScope::kOutputClass: {
       int base = 0;
       for (int o = 0; o < s.ports(); ++o) {

@@ -37,6 +37,9 @@ struct RouterShape {
   uint32_t payload_words = kMaxFlitWords;  // 64-bit words of payload per flit
   int priority_levels = 1;  // K: lanes per VC (docs/priority.md); 1 = no priorities
   int priority_reserve = 1; // r: slots per level above reserved by the throttle
+  // Hardwired gossip (docs/gossip.md, "Hardwired forwarding"): flits per gossip packet; 0 = the plain
+  // router. A gossip core forwards by the node's gossip image (RouterFactory::make_gossip).
+  uint32_t gossip_packet_flits = 0;
 
   int network_ports() const { return 2 * ndims; }
   int ports() const { return 2 * ndims + local_ports; }
@@ -55,7 +58,7 @@ struct RouterShape {
     return ndims == o.ndims && local_ports == o.local_ports && vc_classes == o.vc_classes &&
            vcs_per_class == o.vcs_per_class && buffer_depth == o.buffer_depth && pipeline == o.pipeline &&
            payload_words == o.payload_words && priority_levels == o.priority_levels &&
-           priority_reserve == o.priority_reserve;
+           priority_reserve == o.priority_reserve && gossip_packet_flits == o.gossip_packet_flits;
   }
 };
 
@@ -69,7 +72,7 @@ struct PortWires {
 };
 
 // Where a snapshot field lives, for reports ("router 5, port +x, VC 1, field ovc_credits_q").
-enum class FieldScope : uint8_t { kInputVc, kOutputVc, kInputPort, kOutputPort, kOutputClass, kOutputStack };
+enum class FieldScope : uint8_t { kInputVc, kOutputVc, kInputPort, kOutputPort, kOutputClass, kOutputStack, kRouter };
 
 struct SnapshotField {
   const char* name = "";
@@ -89,6 +92,9 @@ struct SnapshotField {
 //   per input port, per output port            sa_in_rr_q, sa_out_rr_q
 //   per output port and class (network ports   va_rr_q, va_vc_rr_q
 //   C classes each, local ports 1, port order)
+//   gossip mode only (shape.gossip_packet_flits; gossip_targets_q: the outputs (bit per port) the
+//   empty otherwise)                          packet of an input lane holds, 0 unless ACTIVE;
+//                                              gossip_rr_q: the lane that claims first among equal ages
 // Registers whose value does not matter in a state (a route in IDLE) read 0, so that two
 // implementations need not agree on what they leave in them.
 struct RouterSnapshot {
@@ -105,6 +111,8 @@ struct RouterSnapshot {
     kSaInRr,                                                      // per input port
     kSaOutRr,                                                     // per output port
     kVaRr, kVaVcRr,                                               // per output port and class
+    kGossipTargets,                                               // per input lane (gossip mode)
+    kGossipRr,                                                    // one (gossip mode)
     kFieldCount
   };
 };

@@ -26,12 +26,17 @@ CONFIGS=(
   "r3d_v2_d4|torx_router|NumDims=3 NumLocal=1 NumClasses=2 VcsPerClass=2 BufferDepth=4 PipelineStages=2 FlitBytes=16 MaxRadix=16"
   "r2d_v1_d8_k2|torx_router|NumDims=2 NumLocal=1 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16 PriorityLevels=2 PriorityReserve=1"
   "r2d_v1_d8_k4|torx_router|NumDims=2 NumLocal=1 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16 PriorityLevels=4 PriorityReserve=1"
+  "r2d_all_v1_d8|torx_router|NumDims=2 NumLocal=4 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16"
+  "r3d_all_v1_d8|torx_router|NumDims=3 NumLocal=6 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16"
+  "g2d_all_d8|torx_gossip_router|NumDims=2 NumLocal=4 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16 PacketFlits=4 MaxRules=16"
+  "g3d_all_d8|torx_gossip_router|NumDims=3 NumLocal=6 NumClasses=2 VcsPerClass=1 BufferDepth=8 PipelineStages=2 FlitBytes=16 MaxRadix=16 PacketFlits=4 MaxRules=16"
   "barrier_2d|torx_barrier|NumDims=2"
   "barrier_3d|torx_barrier|NumDims=3"
 )
 SOURCES=(hw/torx_pkg.sv hw/torx_rr_arbiter.sv hw/torx_routing_unit.sv hw/torx_input_unit.sv
          hw/torx_output_unit.sv hw/torx_vc_alloc.sv hw/torx_sw_alloc.sv hw/torx_crossbar.sv
-         hw/torx_router.sv hw/torx_barrier.sv)
+         hw/torx_router.sv hw/torx_barrier.sv hw/torx_gossip_pkg.sv hw/torx_gossip_unit.sv
+         hw/torx_gossip_router.sv)
 
 usage() {
   sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -80,7 +85,7 @@ synth_one() {
   if ! yosys -q -l "$tmp/$name.log" -p "read_verilog -sv -Ihw ${SOURCES[*]}; chparam$chp $top; synth -top $top; tee -q -o $tmp/$name.stat stat" \
       >/dev/null 2>"$tmp/$name.err"; then
     echo "synth.sh: yosys failed on $name:" >&2
-    tail -20 "$tmp/$name.err" "$tmp/$name.log" >&2
+    tail -n 20 "$tmp/$name.err" "$tmp/$name.log" >&2
     return 1
   fi
   echo "$((SECONDS - start))" >"$tmp/$name.seconds"
@@ -117,14 +122,24 @@ their round-robin arbiters) and sums all its instances in the router (five input
 one-port router: four network ports with C x V VCs each and the injection port with one).
 
 Common parameters: 16-byte flits (`FlitBytes=16`: 224 wires per 2D link, 229 per 3D link),
-`MaxRadix=16` (radices up to 16), P = 2, C = 2 dateline classes, one-port (one local port). N =
-dimensions, V = VCs per class, D = buffer depth in flits, K = priority levels (lanes per VC,
-`docs/priority.md`; 1: the plain router), reserve r = 1. abc's gate counts move by a few cells from
-run to run and with unrelated changes; flip-flop counts do not.
+`MaxRadix=16` (radices up to 16), P = 2, C = 2 dateline classes. N = dimensions, L = local ports
+(1 one-port, 2N all-port), V = VCs per class, D = buffer depth in flits, K = priority levels (lanes
+per VC, `docs/priority.md`; 1: the plain router), reserve r = 1. abc's gate counts move by a few
+cells from run to run and with unrelated changes; flip-flop counts do not.
 
 @TABLE@
 
 Synthesis time per configuration (2-core VM, two yosys runs at a time): @SECONDS@.
+
+The gossip-mode router (`torx_gossip_router`, `docs/gossip.md`, "In the RTL") is compared with the
+plain all-port router of the same N, K and D. It has no routing table, no VC or switch allocator and
+no crossbar, and one buffer per input port (VC 0: gossip packets use no other), where the plain
+router buffers both dateline classes; it adds a 21-bit (2D; 23-bit 3D) gossip extension to every
+buffered and registered flit (gossip bit, age, output mask), the gossip unit (the image's rules:
+`MaxRules` x (two ports, two 16-bit ages) flip-flops and, per network input, a window comparison per
+rule; 16 rules hold every image torx builds, which have at most 6 rules per node in 2D and 10 in
+3D), the claim logic (oldest first with rotating ties: an age comparison per pair of inputs and a
+chain of all-or-nothing claims over the ports) and the replicating output multiplexers.
 
 ## What a generic cell count tells, and what it does not
 
@@ -239,16 +254,35 @@ def cf(r):
 lines = []
 routers = [r for r in rows if r["name"] == "torx_router"]
 if routers:
-    lines.append("| configuration | N | V | D | K | **router** | input units | routing unit | VC allocator | "
+    lines.append("| configuration | N | L | V | D | K | **router** | input units | routing unit | VC allocator | "
                  "switch allocator | crossbar | output units |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in routers:
         p = r["params"]
         parts = {x["name"]: x for x in rows if x["params"]["config"] == p["config"] and x is not r}
         cols = [cf(parts[n]) if n in parts else "-" for n in ROUTER_PARTS]
-        lines.append(f"| {p['config']} | {p['NumDims']} | {p['VcsPerClass']} | {p['BufferDepth']} | "
-                     f"{p.get('PriorityLevels', 1)} | **{cf(r)}** | "
-                     + " | ".join(cols) + " |")
+        lines.append(f"| {p['config']} | {p['NumDims']} | {p.get('NumLocal', 1)} | {p['VcsPerClass']} | "
+                     f"{p['BufferDepth']} | {p.get('PriorityLevels', 1)} | **{cf(r)}** | " + " | ".join(cols) + " |")
+gossips = [r for r in rows if r["name"] == "torx_gossip_router"]
+if gossips:
+    # The gossip-mode router (docs/gossip.md, "In the RTL") against the plain all-port router of the
+    # same N, L, D (its buffers, pipeline and output registers are the same size; it has no routing
+    # table, allocators or crossbar, and a forwarding-rule unit and the claim logic instead).
+    lines.append("")
+    lines.append("| configuration | N | L | D | packet flits | rules | **gossip router** | gossip unit | "
+                 "plain router (same N, L, D) | gossip / plain |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in gossips:
+        p = r["params"]
+        unit = next((x for x in rows if x["params"]["config"] == p["config"] and x["name"] == "torx_gossip_unit"), None)
+        plain = next((x for x in routers if x["params"]["NumDims"] == p["NumDims"] and
+                      x["params"].get("NumLocal", 1) == p["NumLocal"] and x["params"]["BufferDepth"] == p["BufferDepth"]
+                      and x["params"]["VcsPerClass"] == p["VcsPerClass"]
+                      and x["params"].get("PriorityLevels", 1) == 1), None)
+        ratio = (f"{r['cells'] / plain['cells']:.2f} / {r['flops'] / plain['flops']:.2f}" if plain else "-")
+        lines.append(f"| {p['config']} | {p['NumDims']} | {p['NumLocal']} | {p['BufferDepth']} | {p['PacketFlits']} | "
+                     f"{p['MaxRules']} | **{cf(r)}** | {cf(unit) if unit else '-'} | "
+                     f"{(plain['params']['config'] + ': ' + cf(plain)) if plain else '-'} | {ratio} |")
 barriers = [r for r in rows if r["name"] == "torx_barrier"]
 if barriers:
     lines.append("")

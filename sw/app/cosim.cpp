@@ -6,6 +6,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/registry.hpp"
 #include "core/checker.hpp"
 #include "core/errors.hpp"
@@ -47,6 +48,12 @@ void validate_cosim(const CosimRequest& r) {
     throw sw::InputError("--param priority_levels: random traffic draws the levels (an algorithm's schedule has its own)");
   if (r.mixed_orders && r.traffic != "random")
     throw sw::InputError("--mixed-orders: random traffic only (an algorithm's schedule sets its own routes)");
+  if (r.gossip_hw) {
+    const sw::Algorithm* a = r.traffic == "random" ? nullptr : sw::find_algorithm(r.traffic);
+    if (!a || !a->gossip_plan)
+      throw sw::InputError(fmt::format("--gossip-hw: the routers forward by an oblivious gossip's forwarding tables "
+                                       "(--traffic ms-hc, ms-hc-steps, ms-hc-hd or ms-one), not {}", r.traffic));
+  }
   sw::validate(r.params, r.topology);
 }
 
@@ -207,6 +214,15 @@ CosimReport run_cosim(const CosimRequest& r) {
     o.sync = r.sync;
     o.seed = r.seed;
     o.ports = r.ports == sw::PortModel::kAll ? std::optional<sw::PortModel>(sw::PortModel::kAll) : std::nullopt;
+    std::unique_ptr<sw::GossipPlan> plan;
+    if (r.gossip_hw) {
+      // As torx run --gossip-hw: the algorithm's own forwarding tables; buffers hold two packets.
+      plan = std::make_unique<sw::GossipPlan>(algo.gossip_plan(r.topology, aopt));
+      o.gossip = &plan->table;
+      const int flits = static_cast<int>((o.cost.block_bytes + o.cost.flit_bytes - 1) / o.cost.flit_bytes);
+      if (o.params.buffer_depth < 2 * flits) o.params.buffer_depth = 2 * flits;
+      rep.traffic = r.traffic + " --gossip-hw";
+    }
     model::validate_cycle_options(o);
     const model::LockstepFactory pairs(cpp, rtl);
     const model::LockstepBarrierFactory barrier_pairs(cpp_b, rtl_b);
@@ -235,6 +251,7 @@ CosimReport run_cosim(const CosimRequest& r) {
     sw::NetworkParams p = r.params;
     p.order_classes = net.routing_config().order_classes;
     p.priority_levels = 1;  // barrier or none: no priority levels
+    p.buffer_depth = o.params.buffer_depth;  // as run (--gossip-hw: two packets at least)
     rep.params_json = params_json(p);
   }
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -40,6 +40,9 @@ struct CosimRequest {
   // an algorithm's traffic
   sw::CostModel cost;
   sw::SyncMode sync = sw::SyncMode::kBarrier;
+  // Hardwired gossip (docs/gossip.md): the algorithm's forwarding tables in the routers' gossip mode
+  // (torx_gossip_router against Router::gossip_cycle) instead of its schedule.
+  bool gossip_hw = false;
 };
 
 struct CosimMismatch {

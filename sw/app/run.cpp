@@ -107,8 +107,6 @@ void validate_request(const RunRequest& r) {
     return;
   }
   if (r.gossip_hw) {
-    if (r.model == ModelKind::kRtl)
-      throw sw::InputError("--gossip-hw: the RTL router has no gossip mode yet; use --model cycle");
     const sw::Algorithm* a = r.algorithm.empty() ? nullptr : sw::find_algorithm(r.algorithm);
     if (r.gossip_tables.empty() && (!a || !a->gossip_plan))
       throw sw::InputError(fmt::format("--gossip-hw: the routers forward by an oblivious gossip's forwarding tables "

@@ -381,6 +381,7 @@ int cmd_cosim(const Options& o) {
   if (!sync || (*sync != SyncMode::kBarrier && *sync != SyncMode::kNone))
     throw InputError(fmt::format("--sync {}: cosim runs an algorithm with barrier or none", o.sync));
   r.sync = *sync;
+  r.gossip_hw = o.gossip_hw;
   app::validate_cosim(r);
   const app::CosimReport rep = app::run_cosim(r);
   if (o.json == "-") {
@@ -694,6 +695,8 @@ int main_impl(int argc, char** argv) {
     cosim->add_option("--sync", o.sync, "an algorithm's synchronization: barrier|none [barrier]");
     cosim->add_option("--seed", o.seed, "seed of the traffic or the block contents [1]");
     cosim->add_option("--mutant", o.mutant, "compare against a build-time RTL mutant (docs/rtl.md) [0: none]");
+    cosim->add_flag("--gossip-hw", o.gossip_hw,
+                    "with --traffic ms-hc|ms-one|...: the routers in hardwired gossip mode (docs/gossip.md)");
     cosim->add_option("--param", o.params,
                       "network parameter NAME=VALUE, repeatable (torx run --help-params); random traffic with "
                       "priority_levels=K draws every worm's priority level from 0 .. K-1")

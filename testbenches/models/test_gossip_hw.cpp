@@ -13,6 +13,8 @@
 #include "algorithms/meyer_sibeyn.hpp"
 #include "core/errors.hpp"
 #include "model_test_util.hpp"
+#include "models/cosim.hpp"
+#include "models/port_router.hpp"
 
 namespace torx::model {
 namespace {
@@ -136,6 +138,32 @@ TEST(GossipHw, SameInputsSameRunWithOneThreadOrTwo) {
   two.run();
   EXPECT_TRUE(sw::check_delivery(two.memory()).ok);
   EXPECT_TRUE(figures(a) == figures(two)) << "cycles " << figures(a).cycles << " vs " << figures(two).cycles;
+}
+
+// Gossip mode through the port-level boundary (the RTL's, torx cosim's): a network of C++ routers in
+// port mode runs exactly as the fast path, and a lock-step pair of them agrees on every output and
+// register (gossip_targets_q and gossip_rr_q included) in every cycle.
+TEST(GossipHw, PortLevelRoutersRunExactlyAsTheFastPathAndAgreeInLockStep) {
+  const CppRouterFactory cpp{RouterConfig{}};
+  const LockstepFactory pairs(cpp, cpp);
+  for (const auto& [algo, topo] : {std::pair<std::string, Topology>{"ms-hc", Topology({6, 6}, true)},
+                                   {"ms-one", Topology({4, 4}, true)},
+                                   {"ms-hc", Topology({3, 3, 3}, true)}}) {
+    SCOPED_TRACE(algo + " on the " + topo.to_string());
+    const sw::GossipPlan plan = sw::find_algorithm(algo)->gossip_plan(topo, {});
+    const sw::Schedule s = generate(algo, topo);
+    CycleNetwork fast(s, topo, options(&plan.table));
+    fast.run();
+    CycleNetwork ports(s, topo, options(&plan.table), true, &cpp);
+    ports.run();
+    EXPECT_TRUE(sw::check_delivery(ports.memory()).ok);
+    EXPECT_TRUE(figures(fast) == figures(ports)) << "cycles " << figures(fast).cycles << " vs " << figures(ports).cycles;
+    CycleNetwork lock(s, topo, options(&plan.table), true, &pairs);
+    lock.run();  // a difference would throw LockstepMismatch
+    EXPECT_TRUE(figures(fast) == figures(lock));
+    const LockstepCoverage cov = fabric_coverage(lock.fabric());
+    EXPECT_GT(cov.cycles, 0u);
+  }
 }
 
 TEST(GossipHw, ADamagedImageIsRefusedWhenLoaded) {

@@ -6,11 +6,19 @@
 // fault.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "algorithms/meyer_sibeyn.hpp"
+#include "algorithms/registry.hpp"
+#include "core/checker.hpp"
+#include "core/errors.hpp"
 #include "hw/rtl_router.hpp"
 #include "models/cosim.hpp"
+#include "models/loader.hpp"
 #include "models/port_router.hpp"
 
 namespace torx::model {
@@ -274,6 +282,147 @@ TEST(RtlCosim, BarrierComparisonCatchesALateRelease) {
   ASSERT_EQ(r.mismatches, 1u);
   EXPECT_EQ(r.first_mismatch->field, "release_o") << r.first_mismatch_text;
   EXPECT_NE(r.first_mismatch_text.find("barrier unit"), std::string::npos) << r.first_mismatch_text;
+}
+
+// --- hardwired gossip (docs/gossip.md, "In the RTL") ---------------------------------------------------
+
+struct GossipLockstep {
+  uint64_t cycles = 0, compared = 0, mismatches = 0;
+  std::optional<Mismatch> first;
+  std::string text;
+  bool ok = false;
+  CycleResult result;
+  std::string rtl;  // the Verilated configuration of router 0
+};
+
+// Runs `algo`'s forwarding tables on `topo` in gossip mode with every router a lock-step pair of the
+// C++ router and `rtl` (64-byte blocks of 16-byte flits: 4-flit packets, t_s 10).
+GossipLockstep gossip_lockstep(const std::string& algo, const Topology& topo, const RouterFactory& rtl,
+                               const std::function<void(std::vector<GossipImage>&)>& edit = nullptr) {
+  const sw::Algorithm* a = sw::find_algorithm(algo);
+  const sw::GossipPlan plan = a->gossip_plan(topo, {});
+  sw::Schedule s;
+  a->generate(topo, {}, s);
+  CycleOptions o;
+  o.cost.block_bytes = 64;
+  o.cost.ts_cycles = 10;
+  o.gossip = &plan.table;
+  o.edit_gossip = edit;
+  const CppRouterFactory cpp{RouterConfig{}};
+  const LockstepFactory pairs(cpp, rtl);
+  CycleNetwork net(s, topo, o, true, &pairs);
+  GossipLockstep g;
+  if (auto* ls = dynamic_cast<LockstepCore*>(&net.fabric().port_router(0)->core()))
+    if (auto* r = dynamic_cast<rtl::RtlRouter*>(&ls->second())) g.rtl = r->config().name;
+  try {
+    net.run();
+    g.ok = sw::check_delivery(net.memory()).ok;
+    g.result = net.result();
+  } catch (const LockstepMismatch& m) {
+    g.mismatches = 1;
+    g.first = m.mismatch();
+    g.text = m.what();
+  }
+  g.cycles = net.fabric().cycle();
+  g.compared = fabric_coverage(net.fabric()).cycles;
+  return g;
+}
+
+// Both schemes, 2D and 3D: the Verilated gossip router and Router::gossip_cycle agree on every output
+// and register in every cycle, and the run delivers every piece (the fast path's figures).
+TEST(RtlCosim, GossipRoutersAgreeWithTheModelInLockStep) {
+  const rtl::RtlRouterFactory rtl;
+  struct Case {
+    std::string algo;
+    Topology topo;
+    const char* config;
+  };
+  const Case cases[] = {{"ms-hc", Topology({8, 8}, true), "g2d"},
+                        {"ms-one", Topology({6, 6}, true), "g2d"},
+                        {"ms-hc", Topology({4, 4, 4}, true), "g3d"},
+                        {"ms-one", Topology({3, 3, 3}, true), "g3d"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.algo + " on the " + c.topo.to_string());
+    const GossipLockstep g = gossip_lockstep(c.algo, c.topo, rtl);
+    EXPECT_EQ(g.rtl, c.config);
+    EXPECT_EQ(g.mismatches, 0u) << g.text;
+    EXPECT_TRUE(g.ok);
+    EXPECT_GT(g.compared, 1000u);
+    const uint64_t n = static_cast<uint64_t>(c.topo.nodes());
+    EXPECT_EQ(g.result.gossip_deliveries, g.result.gossip_router_copies);
+    EXPECT_GE(g.result.gossip_deliveries, n * (n - 1));
+    // The same run on the fast path.
+    const sw::GossipPlan plan = sw::find_algorithm(c.algo)->gossip_plan(c.topo, {});
+    sw::Schedule s;
+    sw::find_algorithm(c.algo)->generate(c.topo, {}, s);
+    CycleOptions o;
+    o.cost.block_bytes = 64;
+    o.cost.ts_cycles = 10;
+    o.gossip = &plan.table;
+    CycleNetwork fast(s, c.topo, o);
+    fast.run();
+    EXPECT_EQ(fast.result().cycles, g.result.cycles);
+    EXPECT_EQ(fast.result().link_flits, g.result.link_flits);
+    std::printf("%s on the %s: %lu cycles, %lu router-cycles compared\n", c.algo.c_str(), c.topo.to_string().c_str(),
+                static_cast<unsigned long>(g.cycles), static_cast<unsigned long>(g.compared));
+  }
+}
+
+// The gossip mutant (a network copy keeps the age it arrived with) is caught at the first forwarded
+// head, in the flit's age.
+TEST(RtlCosim, GossipMutantIsCaught) {
+  const rtl::RtlRouterFactory mutant(1);
+  const GossipLockstep g = gossip_lockstep("ms-hc", Topology({8, 8}, true), mutant);
+  ASSERT_EQ(g.mismatches, 1u);
+  ASSERT_TRUE(g.first.has_value());
+  EXPECT_EQ(g.first->field, "flit.dest") << g.text;
+  EXPECT_LT(g.first->cycle, 100u) << g.text;
+  std::printf("gossip mutant 1: %s\n", g.text.c_str());
+}
+
+// A damaged gossip image is refused by the RTL loader, naming the node and the word.
+TEST(RtlCosim, DamagedGossipImageIsRefusedByTheRtl) {
+  const Topology topo({4, 4}, true);
+  const sw::GossipPlan plan = sw::find_algorithm("ms-hc")->gossip_plan(topo, {});
+  const std::vector<GossipImage> images = build_gossip_images(plan.table, topo);
+  RouterShape shape;
+  shape.ndims = 2;
+  shape.local_ports = 4;
+  shape.vc_classes = 2;
+  shape.payload_words = 2;
+  shape.gossip_packet_flits = 4;
+  ASSERT_NO_THROW(rtl::make_rtl_gossip_router(shape, 0, topo, 5, images[5]));
+  struct Damage {
+    const char* what;
+    std::function<void(GossipImage&)> edit;
+    const char* expect;
+  };
+  const Damage damages[] = {
+      {"checksum", [](GossipImage& g) { g.back() ^= 1; }, "checksum mismatch"},
+      {"magic", [](GossipImage& g) { g[0] ^= 1; seal_gossip_image(g); }, "word 0: wrong magic"},
+      {"node", [](GossipImage& g) { g[3] = 6; seal_gossip_image(g); }, "word 3: the image is for another node"},
+      {"window", [](GossipImage& g) { g[6] = 0; seal_gossip_image(g); }, "word 6: an empty or zero age window"},
+      {"port", [](GossipImage& g) { g[5] = 7; seal_gossip_image(g); }, "word 5: a rule names a port"},
+      {"length", [](GossipImage& g) { g.insert(g.end() - 1, 0); seal_gossip_image(g); }, "wrong number of words"},
+  };
+  for (const Damage& d : damages) {
+    SCOPED_TRACE(d.what);
+    GossipImage g = images[5];
+    d.edit(g);
+    try {
+      rtl::make_rtl_gossip_router(shape, 0, topo, 5, g);
+      ADD_FAILURE() << "accepted";
+    } catch (const sw::InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("gossip image of node 5"), std::string::npos) << msg;
+      EXPECT_NE(msg.find(d.expect), std::string::npos) << msg;
+      EXPECT_NE(msg.find("refused by the RTL loader"), std::string::npos) << msg;
+    }
+  }
+  // In a network: the C++ side refuses first (the RTL core is built second), naming node and word.
+  const rtl::RtlRouterFactory rtl;
+  EXPECT_THROW(gossip_lockstep("ms-hc", topo, rtl, [](std::vector<GossipImage>& v) { v[3].back() ^= 1; }),
+               sw::InputError);
 }
 
 }  // namespace

@@ -167,6 +167,47 @@ INSTANTIATE_TEST_SUITE_P(SyncPriority, PriorityIdentity, ::testing::ValuesIn(kPr
                            return n;
                          });
 
+// Hardwired gossip on Verilated gossip routers (torx_gossip_router): the cycle model's figures,
+// figure for figure (cycles, gossip_hw counts, link flits, check), in 2D and 3D.
+TEST(RtlCli, GossipHwOnTheRtlGivesTheCycleModelsFigures) {
+  for (const char* c : {"ms-hc --topo 8x8", "ms-one --topo 6x6", "ms-hc --topo 4x4x4 --ts 10"}) {
+    SCOPED_TRACE(c);
+    const std::string base = std::string("run ") + c + " --gossip-hw --json - ";
+    const Cli cyc = torx(base + "--model cycle");
+    const Cli rtl = torx(base + "--model rtl");
+    ASSERT_EQ(cyc.code, 0) << cyc.err;
+    ASSERT_EQ(rtl.code, 0) << rtl.err;
+    const json a = json::parse(cyc.out), b = json::parse(rtl.out);
+    EXPECT_EQ(b["model"], "rtl");
+    EXPECT_TRUE(b["check"]["ok"].get<bool>());
+    ASSERT_TRUE(b.contains("gossip_hw"));
+    EXPECT_EQ(a["gossip_hw"], b["gossip_hw"]);
+    EXPECT_EQ(figures(a), figures(b)) << "cycles " << a["cycles"] << " vs " << b["cycles"];
+  }
+  // A shape no gossip configuration was built for is refused with exit 2, naming those built.
+  const Cli wide = torx("run ms-hc --topo 4x4 --gossip-hw --model rtl --block-bytes 128");
+  EXPECT_EQ(wide.code, 2) << wide.err;
+  EXPECT_NE(wide.err.find("no Verilated gossip router was built"), std::string::npos) << wide.err;
+}
+
+// torx cosim --gossip-hw: the gossip routers in lock step with the model, 0 mismatches; the gossip
+// mutant is caught in the flit's age.
+TEST(RtlCli, CosimGossipHw) {
+  const Cli ok = torx("cosim --topo 6x6 --traffic ms-hc --gossip-hw --json -");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  const json j = json::parse(ok.out);
+  EXPECT_EQ(j["mismatches"], 0);
+  EXPECT_EQ(j["rtl_router"], "g2d");
+  EXPECT_EQ(j["traffic"], "ms-hc --gossip-hw");
+  EXPECT_TRUE(j["check"]["ok"].get<bool>());
+  EXPECT_GT(j["compared"].get<uint64_t>(), 1000u);
+  const Cli bad = torx("cosim --topo 6x6 --traffic ms-hc --gossip-hw --mutant 1 --json -");
+  ASSERT_EQ(bad.code, 1) << bad.err;
+  EXPECT_EQ(json::parse(bad.out)["first_mismatch"]["field"], "flit.dest");
+  const Cli random = torx("cosim --topo 4x4 --gossip-hw");
+  EXPECT_EQ(random.code, 2) << random.err;
+}
+
 TEST(RtlCli, LinkWaveformIsByteIdenticalToTheCycleModelsAndRouterWaveformsAreWritten) {
   const std::string c = testing::temp_path("cyc.vcd"), r = testing::temp_path("rtl.vcd");
   ASSERT_EQ(torx("run t4 --topo 4x4 --model cycle --trace " + c).code, 0);
