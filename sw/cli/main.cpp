@@ -616,7 +616,7 @@ void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
   if (app::model_available(app::ModelKind::kCycle)) {
     sub->add_flag("--gossip-hw", o.gossip_hw,
-                  "cycle model, ms-hc/ms-one: the routers forward the gossip by their forwarding tables (docs/gossip.md)");
+                  "cycle and rtl models, ms-hc/ms-one: the routers forward the gossip by their forwarding tables (docs/gossip.md)");
     sub->add_option("--gossip-tables", o.gossip_tables,
                     "with --gossip-hw: load the routers from this forwarding-table file (torx tables -o) "
                     "instead of the algorithm's own");
