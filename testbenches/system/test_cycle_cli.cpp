@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli_runner.hpp"
 #include "model_test_util.hpp"
 
 namespace torx::model {
@@ -23,26 +24,9 @@ namespace {
 using nlohmann::json;
 using sw::Topology;
 
-struct Cli {
-  int code = -1;
-  std::string out, err;
-};
+using testing::Cli;
 
-Cli torx(const std::string& args, int timeout_s = 300) {
-  const std::string out = testing::temp_path("cli.out"), err = testing::temp_path("cli.err");
-  const std::string cmd =
-      "timeout " + std::to_string(timeout_s) + " " + TORX_BIN + " " + args + " >" + out + " 2>" + err;
-  const int st = std::system(cmd.c_str());
-  Cli r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  std::ifstream o(out), e(err);
-  std::stringstream so, se;
-  so << o.rdbuf();
-  se << e.rdbuf();
-  r.out = so.str();
-  r.err = se.str();
-  return r;
-}
+Cli torx(const std::string& args, int timeout_s = 300) { return testing::run_torx(args, timeout_s); }
 
 std::optional<std::pair<std::string, bool>> small_topology(const sw::Algorithm& a) {
   const std::vector<std::pair<std::string, bool>> candidates = {

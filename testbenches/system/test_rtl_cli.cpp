@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "algorithms/registry.hpp"
+#include "cli_runner.hpp"
 #include "model_test_util.hpp"
 
 namespace torx::model {
@@ -21,26 +22,9 @@ namespace {
 
 using nlohmann::json;
 
-struct Cli {
-  int code = -1;
-  std::string out, err;
-};
+using testing::Cli;
 
-Cli torx(const std::string& args, int timeout_s = 580) {
-  const std::string out = testing::temp_path("rtl_cli.out"), err = testing::temp_path("rtl_cli.err");
-  const std::string cmd =
-      "timeout " + std::to_string(timeout_s) + " " + TORX_BIN + " " + args + " >" + out + " 2>" + err;
-  const int st = std::system(cmd.c_str());
-  Cli r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  std::ifstream o(out), e(err);
-  std::stringstream so, se;
-  so << o.rdbuf();
-  se << e.rdbuf();
-  r.out = so.str();
-  r.err = se.str();
-  return r;
-}
+Cli torx(const std::string& args, int timeout_s = 580) { return testing::run_torx(args, timeout_s); }
 
 // Every key of the result document but those that describe the simulator rather than the network:
 // the model's name, wall times, memory, router evaluations (the port-level routers are evaluated
@@ -85,6 +69,13 @@ TEST(RtlCli, EveryRegisteredAlgorithmHasAnIdentityCase) {
   for (const sw::Algorithm& a : sw::algorithms()) EXPECT_TRUE(covered.count(a.id)) << a.id << " has no RTL identity case";
 }
 
+// A GoogleTest name from an algorithm id: '-' is not allowed there.
+std::string test_name(std::string n) {
+  for (char& ch : n)
+    if (ch == '-') ch = '_';
+  return n;
+}
+
 class Identity : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Identity, RtlNetworkGivesTheCycleModelsFigures) {
@@ -101,12 +92,7 @@ TEST_P(Identity, RtlNetworkGivesTheCycleModelsFigures) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Identity, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           std::string n = i.param.algo;
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
-                         });
+                         [](const ::testing::TestParamInfo<Case>& i) { return test_name(i.param.algo); });
 
 // The synchronization modes of docs/sync-study.md on the RTL: null messages (local signals, the
 // software barrier) are one-flit worms on the same routers, so the figures, the null messages and
@@ -122,10 +108,7 @@ const Case kSyncCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(SyncModes, Identity, ::testing::ValuesIn(kSyncCases),
                          [](const ::testing::TestParamInfo<Case>& i) {
-                           std::string n = std::string(i.param.algo) + "_" + std::to_string(i.index);
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
+                           return test_name(std::string(i.param.algo) + "_" + std::to_string(i.index));
                          });
 
 // --sync priority (docs/priority.md): the Verilated priority router (K = 4, the parameter's default;
@@ -160,12 +143,7 @@ TEST_P(PriorityIdentity, RtlNetworkGivesTheCycleModelsFigures) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SyncPriority, PriorityIdentity, ::testing::ValuesIn(kPriorityCases),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           std::string n = i.param.algo;
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
-                         });
+                         [](const ::testing::TestParamInfo<Case>& i) { return test_name(i.param.algo); });
 
 // Hardwired gossip on Verilated gossip routers (torx_gossip_router): the cycle model's figures,
 // figure for figure (cycles, gossip_hw counts, link flits, check), in 2D and 3D.
