@@ -202,35 +202,13 @@ class VerilatedGossipRouter final : public RtlRouter {
   }
 
   void tick() {
-    Verilated::threadContextp(ctx_.get());
-    m_->clk_i = 0;
-    m_->eval();
-    if (tfp_) tfp_->dump(2 * cycles_);
-    m_->clk_i = 1;
-    m_->eval();
-    if (tfp_) tfp_->dump(2 * cycles_ + 1);
-    ++cycles_;
-    if (ctx_->gotError())
-      throw std::logic_error(fmt::format("internal error: an RTL assertion of gossip router {} ({}) failed (see the "
-                                         "message above)", node_, cfg_.name));
+    clock_cycle(*m_, *ctx_, tfp_.get(), cycles_, fmt::format("gossip router {} ({})", node_, cfg_.name));
   }
 
   void load_image() {
-    clear_inputs();
-    for (size_t i = 0; i < image_.size(); ++i) {
-      m_->cfg_valid_i = 1;
-      m_->cfg_data_i = image_[i];
-      m_->cfg_last_i = i + 1 == image_.size();
-      tick();
-    }
-    clear_inputs();
-    if (image_.empty() || m_->cfg_error_o) {
-      const unsigned code = image_.empty() ? 1u : static_cast<unsigned>(m_->cfg_error_code_o);
-      const unsigned word = image_.empty() ? 0u : static_cast<unsigned>(m_->cfg_error_word_o);
-      throw sw::InputError(fmt::format("gossip image of node {}: word {}: {} (refused by the RTL loader)", node_, word,
-                                       gossip_cfg_error_text(code)));
-    }
-    if (!m_->cfg_done_o) throw std::logic_error("RTL harness: the gossip unit neither accepted nor refused the image");
+    load_cfg_image(
+        *m_, image_, [this] { tick(); }, [this] { clear_inputs(); }, fmt::format("gossip image of node {}", node_),
+        [](unsigned code) { return gossip_cfg_error_text(code); }, "gossip unit");
   }
 
   RtlRouterConfig cfg_;

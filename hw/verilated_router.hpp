@@ -83,6 +83,47 @@ inline std::unique_ptr<VerilatedContext> make_context() {
   return ctx;
 }
 
+// The harnesses' shared clocking and image loading (router, gossip router, barrier unit).
+
+// One clock: inputs settle with clk_i low, the rising edge ends the cycle; the FST trace gets both
+// halves. `who` names the instance in the error an RTL assertion raises.
+template <class VM>
+void clock_cycle(VM& m, VerilatedContext& ctx, VerilatedFstC* tfp, uint64_t& cycles, const std::string& who) {
+  Verilated::threadContextp(&ctx);
+  m.clk_i = 0;
+  m.eval();
+  if (tfp) tfp->dump(2 * cycles);
+  m.clk_i = 1;
+  m.eval();
+  if (tfp) tfp->dump(2 * cycles + 1);
+  ++cycles;
+  if (ctx.gotError())
+    throw std::logic_error(fmt::format("internal error: an RTL assertion of {} failed (see the message above)", who));
+}
+
+// Writes `image` through the configuration port word by word (`tick` clocks one cycle, `clear`
+// drives the idle inputs). A refusal is bad input naming `what`, the word and the reason from
+// `error_text(code)`; neither refusal nor acceptance is a harness error.
+template <class VM, class Tick, class Clear, class Text>
+void load_cfg_image(VM& m, const std::vector<uint32_t>& image, Tick&& tick, Clear&& clear, const std::string& what,
+                    Text&& error_text, const char* unit) {
+  clear();
+  for (size_t i = 0; i < image.size(); ++i) {
+    m.cfg_valid_i = 1;
+    m.cfg_data_i = image[i];
+    m.cfg_last_i = i + 1 == image.size();
+    tick();
+  }
+  clear();
+  if (image.empty() || m.cfg_error_o) {
+    const unsigned code = image.empty() ? 1u : static_cast<unsigned>(m.cfg_error_code_o);
+    const unsigned word = image.empty() ? 0u : static_cast<unsigned>(m.cfg_error_word_o);
+    throw sw::InputError(fmt::format("{}: word {}: {} (refused by the RTL loader)", what, word, error_text(code)));
+  }
+  if (!m.cfg_done_o)
+    throw std::logic_error(fmt::format("RTL harness: the {} neither accepted nor refused the image", unit));
+}
+
 template <class VM>
 class VerilatedRouter final : public RtlRouter {
  public:
@@ -284,37 +325,14 @@ class VerilatedRouter final : public RtlRouter {
     m_->credit_valid_i = 0;
   }
 
-  // One clock: inputs settle with clk_i low, the rising edge ends the cycle.
   void tick() {
-    Verilated::threadContextp(ctx_.get());
-    m_->clk_i = 0;
-    m_->eval();
-    if (tfp_) tfp_->dump(2 * cycles_);
-    m_->clk_i = 1;
-    m_->eval();
-    if (tfp_) tfp_->dump(2 * cycles_ + 1);
-    ++cycles_;
-    if (ctx_->gotError())
-      throw std::logic_error(fmt::format("internal error: an RTL assertion of router {} ({}) failed (see the "
-                                         "message above)", node_, cfg_.name));
+    clock_cycle(*m_, *ctx_, tfp_.get(), cycles_, fmt::format("router {} ({})", node_, cfg_.name));
   }
 
   void load_image() {
-    clear_inputs();
-    for (size_t i = 0; i < image_.size(); ++i) {
-      m_->cfg_valid_i = 1;
-      m_->cfg_data_i = image_[i];
-      m_->cfg_last_i = i + 1 == image_.size();
-      tick();
-    }
-    clear_inputs();
-    if (image_.empty() || m_->cfg_error_o) {
-      const unsigned code = image_.empty() ? 1u : static_cast<unsigned>(m_->cfg_error_code_o);
-      const unsigned word = image_.empty() ? 0u : static_cast<unsigned>(m_->cfg_error_word_o);
-      throw sw::InputError(fmt::format("routing table of node {}: word {}: {} (refused by the RTL loader)", node_,
-                                       word, cfg_error_text(code)));
-    }
-    if (!m_->cfg_done_o) throw std::logic_error("RTL harness: the routing unit neither accepted nor refused the image");
+    load_cfg_image(
+        *m_, image_, [this] { tick(); }, [this] { clear_inputs(); }, fmt::format("routing table of node {}", node_),
+        [](unsigned code) { return cfg_error_text(code); }, "routing unit");
   }
 
   RtlRouterConfig cfg_;
@@ -415,19 +433,7 @@ class VerilatedBarrier final : public RtlBarrier {
     m_->gather_i = 0;
     m_->release_i = 0;
   }
-  void tick() {
-    Verilated::threadContextp(ctx_.get());
-    m_->clk_i = 0;
-    m_->eval();
-    if (tfp_) tfp_->dump(2 * cycles_);
-    m_->clk_i = 1;
-    m_->eval();
-    if (tfp_) tfp_->dump(2 * cycles_ + 1);
-    ++cycles_;
-    if (ctx_->gotError())
-      throw std::logic_error(fmt::format("internal error: an RTL assertion of barrier unit {} failed (see the message "
-                                         "above)", node_));
-  }
+  void tick() { clock_cycle(*m_, *ctx_, tfp_.get(), cycles_, fmt::format("barrier unit {}", node_)); }
 
   RtlBarrierConfig cfg_;
   sw::NodeId node_;
