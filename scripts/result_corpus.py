@@ -64,6 +64,26 @@ case("cycle-direct-8x8-allport", "direct", "--topo", "8x8", "--model", "cycle", 
 case("cycle-direct-6x6-mesh", "direct", "--topo", "6x6", "--mesh", "--model", "cycle", "--sync", "none")
 case("cycle-direct-16x16-b128", "direct", "--topo", "16x16", "--model", "cycle", "--block-bytes", "128")
 
+# Cycle model: the other synchronization modes (local, software, priority) and priority parameters.
+for algo, topo, extra in (("direct", "8x8", ["--ts", "10"]), ("t4", "8x8", []), ("ring", "32", []),
+                          ("tsay-wang", "7x7", []), ("c1", "4x4x4", []), ("suh", "6x10", ["--mesh"]),
+                          ("dimak-a2", "4x6", []), ("t1", "8x8", ["--ports", "all"])):
+    for sync in ("local", "software", "priority"):
+        case(f"cycle-{algo}-{topo}-{sync}{''.join(extra)}", algo, "--topo", topo, "--model", "cycle", "--sync", sync,
+             *extra)
+for params in (["priority_levels=2"], ["priority_levels=8", "buffer_depth=9"], ["vcs_per_class=2"],
+               ["priority_levels=3", "priority_reserve=2", "buffer_depth=6"], ["null_ts=0"]):
+    tag = "-".join(p.replace("=", "") for p in params)
+    pargs = [a for p in params for a in ("--param", p)]
+    for algo, topo in (("t4", "8x8"), ("ring", "64")):
+        sync = "local" if params == ["null_ts=0"] else "priority"
+        case(f"cycle-{algo}-{topo}-{sync}-{tag}", algo, "--topo", topo, "--model", "cycle", "--sync", sync, *pargs)
+# Cycle model: hardwired gossip.
+for algo, topo, extra in (("ms-hc", "8x8", []), ("ms-hc", "7x8", []), ("ms-one", "8x8", []), ("ms-one", "6x6x3", []),
+                          ("ms-hc-steps", "6x6", []), ("ms-hc", "8x8", ["--block-bytes", "32", "--ts", "10"])):
+    case(f"cycle-{algo}-{topo}-gossiphw{''.join(extra)}", algo, "--topo", topo, "--model", "cycle", "--gossip-hw",
+         *extra)
+
 
 def run_case(torx, out, name, args):
     path = os.path.join(out, name + ".json")
