@@ -202,9 +202,9 @@ uint64_t CycleNetwork::predicted_cycles() const {
   return end;
 }
 
-CycleResult CycleNetwork::result() const {
+sw::CycleFigures CycleNetwork::result() const {
   const Fabric& f = *fabric_;
-  CycleResult c;
+  sw::CycleFigures c;
   c.cycles = stats_.last_store;
   if (opt_.gossip) {
     // Hardwired gossip: no steps, no barriers, no schedule executed; the figures of the network.

@@ -25,45 +25,6 @@ namespace torx::app {
 
 namespace {
 
-// The cycle model's figures as the result document's keys (docs/cli.md, "cycle_model").
-void fill_report(const model::CycleResult& c, double load_seconds, RunReport& rep) {
-  rep.cycles = c.cycles;
-  rep.sim.router_cycles = c.router_cycles;
-  rep.sim.flit_hops = c.flit_hops;
-  CycleFigures f;
-  f.params = c.params;
-  f.predicted_cycles = c.predicted_cycles;
-  f.barriers = c.barriers;
-  f.barrier_latency = c.barrier_latency;
-  f.step_start = c.step_start;
-  f.step_end = c.step_end;
-  f.link_flits = c.link_flits;
-  f.blocked_cycles = c.blocked_cycles;
-  f.injection_stall_cycles = c.injection_stall_cycles;
-  f.mean_buffer_flits = c.mean_buffer_flits;
-  f.max_vc_occupancy = c.max_vc_occupancy;
-  f.router_evaluations = c.router_evaluations;
-  f.threads = c.threads;
-  f.null_messages = c.null_messages;
-  f.null_flit_hops = c.null_flit_hops;
-  f.sync_wait_cycles = c.sync_wait_cycles;
-  f.software_barriers = c.software_barriers;
-  f.priority_levels = c.priority_levels;
-  f.preemptions = c.preemptions;
-  f.preempted_cycles = c.preempted_cycles;
-  f.load_seconds = load_seconds;
-  f.run_seconds = c.run_seconds;
-  rep.cycle_model = std::move(f);
-  if (c.gossip_hw) {
-    GossipHwFigures g;
-    g.host_sends = c.gossip_host_sends;
-    g.router_copies = c.gossip_router_copies;
-    g.deliveries = c.gossip_deliveries;
-    g.steps_equivalent = c.gossip_steps_equivalent;
-    rep.gossip_hw = g;
-  }
-}
-
 // The FST file of router v's registers: FILE's stem + ".router<v>.fst" ("run.vcd" -> "run.router5.fst").
 std::string router_trace_path(const std::string& trace, sw::NodeId v) {
   const size_t slash = trace.find_last_of('/');
@@ -128,9 +89,9 @@ class CycleBackend final : public Backend {
     }
 #endif
     if (!net_) net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false);
-    const model::CycleResult c = model::run_cycle_model(*net_, o);
+    rep.cycle_model = model::run_cycle_model(*net_, o);
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    fill_report(c, total - c.run_seconds, rep);
+    rep.cycle_model->load_seconds = total - rep.cycle_model->run_seconds;
     return net_->memory();
   }
 

@@ -34,7 +34,7 @@ struct Figures {
 Figures run(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, const RouterFactory* routers) {
   CycleNetwork net(s, topo, o, true, routers);
   net.run();
-  const CycleResult r = net.result();
+  const sw::CycleFigures r = net.result();
   return {r.cycles,         r.simulated_cycles, r.blocked_cycles, r.max_vc_occupancy, net.fabric().buffer_flit_cycles(),
           r.flit_hops,      r.link_flits,       r.step_start,     r.step_end,         sw::check_delivery(net.memory()).ok};
 }

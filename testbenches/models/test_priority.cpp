@@ -268,7 +268,7 @@ struct Figures {
 };
 
 Figures run_figures(const sw::Schedule& s, const Topology& topo, SyncMode mode, const std::vector<std::string>& params,
-                    CycleResult* out = nullptr) {
+                    sw::CycleFigures* out = nullptr) {
   CycleOptions o;
   o.sync = mode;
   o.cost.ts_cycles = 10;
@@ -276,7 +276,7 @@ Figures run_figures(const sw::Schedule& s, const Topology& topo, SyncMode mode, 
   CycleNetwork net(s, topo, o);
   net.run();
   EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
-  const CycleResult r = net.result();
+  const sw::CycleFigures r = net.result();
   if (out) *out = r;
   return {r.cycles, r.blocked_cycles, r.link_flits, r.step_start, r.step_end};
 }
@@ -289,7 +289,7 @@ TEST(Priority, EqualPrioritiesBehaveExactlyAsThePlainRouter) {
     sw::Schedule s = testing::generate(algo, topo);
     for (sw::Step& st : s.steps)
       for (sw::Message& m : st.messages) m.priority = 7;  // one priority: the top level, no reserve
-    CycleResult pr;
+    sw::CycleFigures pr;
     const Figures prio = run_figures(s, topo, SyncMode::kPriority, {}, &pr);
     const Figures none = run_figures(s, topo, SyncMode::kNone, {});
     EXPECT_EQ(pr.preemptions, 0u);
