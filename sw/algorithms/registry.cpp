@@ -14,7 +14,10 @@ const std::vector<Algorithm>& algorithms() {
     std::vector<Algorithm> v;
     register_direct(v);
     register_ring(v);
-    register_plain(v);
+    register_suh(v);
+    register_tsay_wang(v);
+    register_dimak(v);
+    register_meyer_sibeyn(v);
     return v;
   }();
   return kAll;
@@ -24,6 +27,19 @@ const Algorithm* find_algorithm(const std::string& id) {
   for (const Algorithm& a : algorithms())
     if (a.id == id) return &a;
   return nullptr;
+}
+
+Algorithm make_algorithm(std::string id, Collective collective, PortModel ports, Switching switching,
+                         std::string preconditions, std::string paper, std::string summary) {
+  Algorithm a;
+  a.id = std::move(id);
+  a.collective = collective;
+  a.ports = ports;
+  a.switching = switching;
+  a.preconditions = std::move(preconditions);
+  a.paper = std::move(paper);
+  a.summary = std::move(summary);
+  return a;
 }
 
 ScheduleHeader make_header(const Algorithm& algo, const Topology& topo, const AlgorithmOptions& opt, int64_t steps) {
