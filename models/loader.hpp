@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The loader: programs a cycle-accurate network from a Schedule and collects the run's figures.
 //
-// CycleNetwork (kernel-free) does what the host does before a run: it checks the options, writes
+// CycleNetwork (kernel-free) does what the host does before a run: it writes
 // one routing-table image and one barrier image per node (routing_table.hpp, barrier.hpp), compiles
 // the node programs (program.hpp), fills the node memories with every node's own blocks
 // (node_memory.hpp), builds the Fabric (with the C++ routers, or with the cores a RouterFactory
@@ -44,7 +44,15 @@ struct Progress {
 using ProgressFn = std::function<void(const Progress&)>;
 
 struct CycleOptions {
-  sw::NetworkParams params;
+  // The network as run: the model takes every value as it is (the application settles them from the
+  // command line once: app::validate_request). The routers have priority lanes only with sync
+  // kPriority, so the default is the plain router with one level (NetworkParams' default of 4 is
+  // --sync priority's); more than one level under another sync mode is refused.
+  sw::NetworkParams params = [] {
+    sw::NetworkParams p;
+    p.priority_levels = 1;
+    return p;
+  }();
   sw::CostModel cost;
   sw::SyncMode sync = sw::SyncMode::kBarrier;
   uint64_t seed = 1;
@@ -66,9 +74,6 @@ struct CycleOptions {
   const sw::ForwardingTable* gossip = nullptr;
   std::function<void(std::vector<GossipImage>&)> edit_gossip;
 };
-
-// Throws sw::InputError for options the cycle model does not offer (names what is wrong).
-void validate_cycle_options(const CycleOptions& opt);
 
 class CycleNetwork {
  public:
@@ -101,6 +106,13 @@ class CycleNetwork {
   std::string stall_report(size_t max_worms = 64) const;
 
  private:
+  void check_options() const;
+  void derive_routing(sw::PortModel ports);
+  void check_memory(sw::PortModel ports, bool systemc) const;
+  void load_program(sw::PortModel ports);
+  FabricSpec fabric_spec(sw::PortModel ports) const;
+  EndpointFactory gossip_endpoints(const FabricSpec& spec);
+  EndpointFactory endpoints();
   void check_routes(const std::vector<RoutingImage>& images) const;
 
   const sw::Schedule& schedule_;

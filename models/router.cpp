@@ -127,11 +127,9 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
     shape_.gossip_packet_flits = cfg.gossip_packet_flits;
     // Store-and-forward with double buffering: a packet is forwarded while the next one arrives
     // behind it (the seed's lock step: one packet per link per step). With room for one packet only,
-    // a ring of full buffers each waiting for the next deadlocks.
-    if (static_cast<uint32_t>(depth_) < 2 * gossip_flits_)
-      throw sw::InputError(fmt::format("--gossip-hw: buffer_depth {} is below two packets of {} flits (gossip mode "
-                                       "stores whole packets, double-buffered): --param buffer_depth={} or more",
-                                       depth_, gossip_flits_, 2 * gossip_flits_));
+    // a ring of full buffers each waiting for the next deadlocks. (The application sizes the buffers:
+    // app::params_as_run.)
+    TORX_MODEL_CHECK(static_cast<uint32_t>(depth_) >= 2 * gossip_flits_, "gossip buffers below two packets");
     gossip_targets_ = arena.make<uint64_t>(static_cast<size_t>(lanes));
   }
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/bounds.hpp"
@@ -52,6 +53,11 @@ Algorithm make_algorithm(std::string id, Collective collective, PortModel ports,
 const std::vector<Algorithm>& algorithms();
 // nullptr if unknown.
 const Algorithm* find_algorithm(const std::string& id);
+// The algorithm `id`; throws InputError "unknown algorithm 'id' (known: direct, ring, ...)".
+const Algorithm& lookup_algorithm(const std::string& id);
+// The ids in registry order, joined by `sep` (the last by `last` if given: "a, b or c");
+// `gossip_only`: those with forwarding tables.
+std::string algorithm_ids(std::string_view sep, bool gossip_only = false, std::string_view last = {});
 
 // Registration functions: each algorithm registers itself in its own source file; algorithms()
 // calls them in this order (the order of `torx list`).

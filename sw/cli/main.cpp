@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -24,6 +23,7 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/tseng.hpp"
 #include "app/cosim.hpp"
+#include "app/options.hpp"
 #include "app/plot.hpp"
 #include "app/report.hpp"
 #include "app/run.hpp"
@@ -88,17 +88,6 @@ struct Options {
   std::string max_memory;              // --max-memory SIZE; empty: what the machine has available
 };
 
-// A non-negative integer option: digits only (no sign, no wrap-around), within [lo, hi].
-uint64_t parse_count(const char* option, const std::string& text, uint64_t lo, uint64_t hi) {
-  uint64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec == std::errc::invalid_argument || ptr != text.data() + text.size())
-    throw InputError(fmt::format("{} '{}': not a whole number (expected {} to {})", option, text, lo, hi));
-  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
-    throw InputError(fmt::format("{} {}: out of range (expected {} to {})", option, text, lo, hi));
-  return v;
-}
-
 // Shows progress of long runs on standard error when it is a terminal, and clears it at the end.
 class TerminalProgress {
  public:
@@ -145,30 +134,6 @@ size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
-}
-
-const Algorithm& lookup(const std::string& id) {
-  if (const Algorithm* a = find_algorithm(id)) return *a;
-  std::string known;
-  for (const Algorithm& a : algorithms()) known += (known.empty() ? "" : ", ") + a.id;
-  throw InputError(fmt::format("unknown algorithm '{}' (known: {})", id, known));
-}
-
-NodeId parse_root(const Topology& topo, const std::string& text) {
-  if (text.find(',') == std::string::npos && topo.ndims() > 1) {
-    // A plain node id.
-    char* end = nullptr;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end || v < 0 || v >= topo.nodes())
-      throw InputError(fmt::format("--root {}: not a node of the {} (an id 0..{} or coordinates like 1,2)", text,
-                                   topo.to_string(), topo.nodes() - 1));
-    return static_cast<NodeId>(v);
-  }
-  try {
-    return parse_node(topo, text);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--root: ") + e.what());
-  }
 }
 
 // Writes `text` to the file `path` (`option` names it in messages), or to standard output for "-".
@@ -269,44 +234,34 @@ int cmd_list(const Options& o) {
   return kExitOk;
 }
 
-// The command line's words as a typed, validated request (app/run.hpp).
+// The shared options' words (app/options.hpp, which parses them).
+void copy_network_words(const Options& o, app::NetworkWords& w) {
+  w.topo = o.topo;
+  w.mesh = o.mesh;
+  w.ports = o.ports;
+  w.block_bytes = o.block_bytes;
+  w.ts = o.ts;
+  w.flit_bytes = o.flit_bytes;
+  w.sync = o.sync;
+  w.seed = o.seed;
+  w.gossip_hw = o.gossip_hw;
+  w.watchdog = o.watchdog;
+  w.params = o.params;
+}
+
+// The command line's words as a typed, validated request (app/options.hpp, app/run.hpp).
 app::RunRequest make_request(const Options& o, bool count_only) {
-  app::RunRequest r;
-  r.algorithm = o.algo;
-  r.schedule = o.schedule;
-  r.topology = Topology::parse(o.topo, o.mesh);
-  if (!o.ports.empty()) r.ports = parse_port_model(o.ports);
-  const std::optional<app::ModelKind> model = app::parse_model(o.model);
-  if (!model) throw InputError(fmt::format("--model {}: must be step, cycle or rtl", o.model));
-  r.model = *model;
-  r.cost.block_bytes = static_cast<uint32_t>(parse_count("--block-bytes", o.block_bytes, 1, uint64_t{1} << 30));
-  r.cost.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", o.flit_bytes, 1, uint64_t{1} << 20));
-  r.cost.ts_cycles = parse_count("--ts", o.ts, 0, 1000000000);
-  const std::optional<SyncMode> sync = parse_sync_mode(o.sync);
-  if (!sync) throw InputError(fmt::format("--sync {}: must be none, barrier, local, priority or software", o.sync));
-  r.sync = *sync;
-  r.root = parse_root(r.topology, o.root);
-  r.gossip_hw = o.gossip_hw;
-  r.gossip_tables = o.gossip_tables;
-  r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
-  r.trace = o.trace;
-  for (const std::string& v : o.trace_routers)
-    r.trace_routers.push_back(static_cast<NodeId>(parse_count("--trace-routers", v, 0, INT32_MAX)));
-  for (const std::string& p : o.params) {
-    try {
-      set_param(r.params, p);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("--param {}: {}", p, e.what()));
-    }
-  }
-  if (!o.watchdog.empty())
-    r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
-  r.params_given = !o.params.empty() || !o.watchdog.empty();
-  for (const std::string& p : o.params) r.params_named.push_back(p.substr(0, p.find('=')));
-  r.count_only = count_only;
-  if (!o.max_memory.empty()) r.memory_limit = memory_limit_from_option(o.max_memory);
-  app::validate_request(r);
-  return r;
+  app::RunWords w;
+  copy_network_words(o, w);
+  w.algo = o.algo;
+  w.schedule = o.schedule;
+  w.model = o.model;
+  w.root = o.root;
+  w.gossip_tables = o.gossip_tables;
+  w.trace = o.trace;
+  w.trace_routers = o.trace_routers;
+  w.max_memory = o.max_memory;
+  return app::parse_run(w, count_only);
 }
 
 // Runs ALGO or a schedule file through the chosen model and the checker. `strict` (torx check) also
@@ -343,46 +298,17 @@ int cmd_run(const Options& o, bool strict, bool stats = false) {
 // `torx cosim`: the C++ model and the Verilated RTL in lock step (app/cosim.hpp). Exit 0 when nothing
 // differed, 1 at the first difference.
 int cmd_cosim(const Options& o) {
-  app::CosimRequest r;
-  r.topology = Topology::parse(o.topo, o.mesh);
-  r.traffic = o.traffic;
-  if (!o.ports.empty()) r.ports = parse_port_model(o.ports);
-  bool levels_given = false;
-  for (const std::string& p : o.params) {
-    try {
-      set_param(r.params, p);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("--param {}: {}", p, e.what()));
-    }
-    levels_given |= p.rfind("priority_levels=", 0) == 0;
-  }
-  // Random traffic with an explicit --param priority_levels=K draws every worm's level from 0 .. K-1
-  // (routers with K lanes per VC: docs/priority.md); without it, one level, as the plain router.
-  if (levels_given && o.traffic == "random") r.priority_levels = r.params.priority_levels;
-  if (!o.watchdog.empty()) r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
-  r.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", o.flit_bytes, 1, 32));
-  r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
-  r.mutant = static_cast<int>(parse_count("--mutant", o.mutant, 0, 99));
-  r.pattern = o.pattern;
-  {
-    char* end = nullptr;
-    errno = 0;
-    r.load = std::strtod(o.load.c_str(), &end);
-    if (o.load.empty() || *end || errno) throw InputError(fmt::format("--load '{}': not a number", o.load));
-  }
-  r.cycles = parse_count("--cycles", o.cycles, 1, uint64_t{1} << 32);
-  r.max_worm_flits = static_cast<int>(parse_count("--max-worm-flits", o.max_worm_flits, 1, 4096));
-  r.barrier_every = parse_count("--barrier-every", o.barrier_every, 0, uint64_t{1} << 32);
-  r.mixed_orders = o.mixed_orders;
-  r.cost.block_bytes = static_cast<uint32_t>(parse_count("--block-bytes", o.block_bytes, 1, uint64_t{1} << 30));
-  r.cost.ts_cycles = parse_count("--ts", o.ts, 0, 1000000000);
-  r.cost.flit_bytes = r.flit_bytes;
-  const std::optional<SyncMode> sync = parse_sync_mode(o.sync);
-  if (!sync || (*sync != SyncMode::kBarrier && *sync != SyncMode::kNone))
-    throw InputError(fmt::format("--sync {}: cosim runs an algorithm with barrier or none", o.sync));
-  r.sync = *sync;
-  r.gossip_hw = o.gossip_hw;
-  app::validate_cosim(r);
+  app::CosimWords w;
+  copy_network_words(o, w);
+  w.traffic = o.traffic;
+  w.pattern = o.pattern;
+  w.load = o.load;
+  w.cycles = o.cycles;
+  w.max_worm_flits = o.max_worm_flits;
+  w.barrier_every = o.barrier_every;
+  w.mutant = o.mutant;
+  w.mixed_orders = o.mixed_orders;
+  const app::CosimRequest r = app::parse_cosim(w);
   const app::CosimReport rep = app::run_cosim(r);
   if (o.json == "-") {
     write_text("-", app::cosim_json(rep) + "\n");
@@ -445,7 +371,7 @@ int cmd_reproduce(const Options& o) {
         StepModelOptions smo;
         smo.track_blocks = track;
         StepModel model(topo, smo);
-        const Algorithm& a = lookup(f.id);
+        const Algorithm& a = lookup_algorithm(f.id);
         a.generate(topo, {}, model);
         const auto& r = model.result();
         bool same = r.per_step.size() == counts.step_max_blocks.size();
@@ -516,12 +442,9 @@ int cmd_tables(const Options& o) {
     return check_tables(o.tables_check);
   }
   if (o.algo.empty() || o.topo.empty()) throw InputError("tables: give an algorithm and --topo, or --check FILE");
-  const Algorithm& algo = lookup(o.algo);
+  const Algorithm& algo = lookup_algorithm(o.algo);
   if (!algo.gossip_plan) {
-    std::string with;
-    for (const Algorithm& a : algorithms())
-      if (a.gossip_plan) with += (with.empty() ? "" : ", ") + a.id;
-    throw InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", o.algo, with));
+    throw InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", o.algo, algorithm_ids(", ", true)));
   }
   const Topology topo = Topology::parse(o.topo, o.mesh);
   // The planner's tables and lists, estimated before it starts (core/forwarding_table.hpp); its
@@ -565,11 +488,10 @@ int cmd_tables(const Options& o) {
 
 // `torx plot links|steps RESULT -o FILE.svg`: a picture of a result document (app/plot.hpp).
 int cmd_plot(const Options& o) {
-  app::PlotKind kind;
-  if (o.plot_kind == "links") kind = app::PlotKind::kLinks;
-  else if (o.plot_kind == "steps") kind = app::PlotKind::kSteps;
-  else throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
-                                    o.plot_kind));
+  const std::optional<app::PlotKind> kind = value_named(app::kPlotKinds, o.plot_kind);
+  if (!kind)
+    throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
+                                 o.plot_kind));
   std::string text;
   if (o.plot_input == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -582,7 +504,7 @@ int cmd_plot(const Options& o) {
     if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", o.plot_input));
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  write_text(o.output, app::plot_svg(kind, text, o.plot_input == "-" ? "standard input" : o.plot_input), "-o");
+  write_text(o.output, app::plot_svg(*kind, text, o.plot_input == "-" ? "standard input" : o.plot_input), "-o");
   if (o.output != "-") std::cerr << fmt::format("wrote {}\n", o.output);
   return kExitOk;
 }
@@ -590,9 +512,9 @@ int cmd_plot(const Options& o) {
 int cmd_schedule(const Options& o) {
   const Topology topo = Topology::parse(o.topo, o.mesh);
   AlgorithmOptions aopt;
-  aopt.root = parse_root(topo, o.root);
-  aopt.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
-  const Algorithm& algo = lookup(o.algo);
+  aopt.root = app::parse_root(topo, o.root);
+  aopt.seed = app::parse_count(app::kSeedOption, o.seed);
+  const Algorithm& algo = lookup_algorithm(o.algo);
   algo.check(topo, aopt);
   ScheduleWriter writer(o.output, fmt::format("torx {} schedule {} --topo {}{}", TORX_VERSION, o.algo, o.topo,
                                               o.mesh ? " --mesh" : ""));
@@ -604,15 +526,13 @@ int cmd_schedule(const Options& o) {
 void add_run_options(CLI::App* sub, Options& o) {
   sub->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8, 10x6");
   sub->add_flag("--mesh", o.mesh, "no wraparound links (mesh instead of torus)");
-  sub->add_option("--ports", o.ports, "one|all: count port conflicts under this model [the algorithm's own]");
+  sub->add_option("--ports", o.ports,
+                  join_names(kPortModels, "|") + ": count port conflicts under this model [the algorithm's own]");
   sub->add_option("--block-bytes", o.block_bytes, "size of one block in bytes [64]");
-  std::string models = "step";
-  for (const app::ModelKind m : {app::ModelKind::kCycle, app::ModelKind::kRtl})
-    if (app::model_available(m)) models += "|" + std::string(app::model_name(m));
-  sub->add_option("--model", o.model, models + " [step]");
+  sub->add_option("--model", o.model, app::available_model_names("|") + " [step]");
   sub->add_option("--ts", o.ts, "startup cost per message in cycles [100]");
   sub->add_option("--flit-bytes", o.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
-  sub->add_option("--sync", o.sync, "none|barrier|local|software|priority: how the cycle model separates phases [barrier]");
+  sub->add_option("--sync", o.sync, join_names(kSyncModes, "|") + ": how the cycle model separates phases [barrier]");
   sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
   if (app::model_available(app::ModelKind::kCycle)) {
     sub->add_flag("--gossip-hw", o.gossip_hw,
@@ -661,7 +581,7 @@ int main_impl(int argc, char** argv) {
   stats->add_option("--schedule", o.schedule, "schedule file to count instead of an algorithm");
   add_run_options(stats, o);
   auto* tables = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one, ...)");
-  tables->add_option("algo", o.algo, "a gossip algorithm id: ms-hc, ms-hc-steps, ms-hc-hd, ms-one");
+  tables->add_option("algo", o.algo, "a gossip algorithm id: " + algorithm_ids(", ", true));
   tables->add_option("--topo", o.topo, "dimensions, x first");
   tables->add_option("-o,--output", o.output, "write the tables (docs/forwarding-tables.md)");
   tables->add_option("--check", o.tables_check, "validate a forwarding-table file and the schedule it encodes");
@@ -682,13 +602,13 @@ int main_impl(int argc, char** argv) {
     cosim->add_option("--topo", o.topo, "dimensions, x first: 8, 4x4, 4x4x4")->required();
     cosim->add_flag("--mesh", o.mesh, "no wraparound links");
     cosim->add_option("--traffic", o.traffic, "random, or an algorithm id (its schedule, checked) [random]");
-    cosim->add_option("--pattern", o.pattern, "random traffic: uniform|hotspot|neighbour [uniform]");
+    cosim->add_option("--pattern", o.pattern, "random traffic: " + join_names(app::kCosimPatterns, "|") + " [uniform]");
     cosim->add_option("--load", o.load, "random traffic: offered flits per node and cycle, (0, 1] [0.3]");
     cosim->add_option("--cycles", o.cycles, "random traffic: cycles of generation [10000]");
     cosim->add_option("--max-worm-flits", o.max_worm_flits, "random traffic: worm lengths 1 .. this [16]");
     cosim->add_option("--barrier-every", o.barrier_every, "random traffic: a barrier episode every N cycles, 0: none [2000]");
     cosim->add_flag("--mixed-orders", o.mixed_orders, "random traffic: random first dimension (order classes)");
-    cosim->add_option("--ports", o.ports, "one|all: local ports of the routers [one]");
+    cosim->add_option("--ports", o.ports, join_names(kPortModels, "|") + ": local ports of the routers [one]");
     cosim->add_option("--flit-bytes", o.flit_bytes, "payload bytes per flit, 1 to 32 [16]");
     cosim->add_option("--block-bytes", o.block_bytes, "an algorithm's block size [64]");
     cosim->add_option("--ts", o.ts, "an algorithm's startup cost per message in cycles [100]");

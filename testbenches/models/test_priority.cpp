@@ -272,6 +272,9 @@ Figures run_figures(const sw::Schedule& s, const Topology& topo, SyncMode mode, 
   CycleOptions o;
   o.sync = mode;
   o.cost.ts_cycles = 10;
+  // As torx run settles them (app::params_as_run): the parameter's default levels under --sync
+  // priority, one level otherwise.
+  if (mode == SyncMode::kPriority) o.params.priority_levels = sw::NetworkParams{}.priority_levels;
   for (const std::string& p : params) sw::set_param(o.params, p);
   CycleNetwork net(s, topo, o);
   net.run();
@@ -348,6 +351,7 @@ TEST(Priority, EveryAlgorithmDeliversUnderSyncPriorityWithoutTheWatchdog) {
       o.sync = SyncMode::kPriority;
       o.cost.ts_cycles = 10;
       o.cost.block_bytes = topo->nodes() <= 64 ? 96 : 16;
+      o.params.priority_levels = sw::NetworkParams{}.priority_levels;  // --sync priority's default
       for (const std::string& p : params) sw::set_param(o.params, p);
       CycleNetwork net(s, *topo, o);
       EXPECT_NO_THROW(net.run());
