@@ -11,7 +11,7 @@
 #include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/registry.hpp"
 #include "app/backends.hpp"
-#include "app/tables_check.hpp"
+#include "app/tables.hpp"
 #include "core/errors.hpp"
 #include "models/loader.hpp"
 #include "models/memory_estimate.hpp"
