@@ -96,6 +96,7 @@ std::string report_json(const RunReport& r, int indent) {
   if (r.header.collective == Collective::kBroadcast) j["root"] = topo.node_name(r.header.root);
   j["schedule"] = r.origin;
   j["seed"] = r.seed;
+  j["warnings"] = r.warnings;
   j["steps"] = r.steps.steps;
   json per_max = json::array(), labels = json::array(), cyc = json::array(), msgs = json::array();
   for (const StepRecord& s : r.steps.per_step) {

@@ -43,6 +43,7 @@ struct RunReport {
   std::vector<NamedBound> extras;
   std::vector<std::pair<std::string, int64_t>> facts;  // algorithm-specific figures, "facts" in the JSON
   SimFigures sim;
+  std::vector<std::string> warnings;  // what ran but probably not as meant ("warnings" in the JSON)
   // The cycle and rtl models' figures as they report them: "cycles", the "sim" counters,
   // "cycle_model" and (hardwired gossip) "gossip_hw" in the JSON; none for the step model.
   std::optional<sw::CycleFigures> cycle_model;

@@ -323,6 +323,45 @@ TEST(CycleCli, SyncNoneRunsWithoutBarriers) {
   EXPECT_TRUE(j["check"]["ok"].get<bool>());
 }
 
+// Issue 33 item 1: when the priority throttle leaves the lowest level fewer slots than a packet
+// (4-flit buffers, 4 levels: one slot for 4-flit packets; t4 16x16 then takes 1.71 x the barrier's
+// cycles), the run warns on stderr and in the document, naming what to raise; with a packet's worth
+// (the default 8-flit buffers, or 7) and in other modes it says nothing and "warnings" is empty.
+TEST(CycleCli, PriorityThrottleStarvingTheLowestLevelWarns) {
+  const Cli r = torx("run t4 --topo 4x4 --model cycle --sync priority --param buffer_depth=4 --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("torx: warning: --sync priority: the throttle leaves the lowest of 4 priority levels 1 of "
+                       "the 4 slots"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("fewer than a packet of 4 flits"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--param buffer_depth=7 or more"), std::string::npos) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  EXPECT_NE(j["warnings"][0].get<std::string>().find("buffer_depth=7"), std::string::npos);
+  EXPECT_TRUE(j["check"]["ok"].get<bool>());
+
+  // Larger blocks make the packet longer: 128-byte blocks are 8 flits, the default buffer keeps 5.
+  const Cli big = torx("run t4 --topo 4x4 --model cycle --sync priority --block-bytes 128 --json -");
+  ASSERT_EQ(big.code, 0) << big.err;
+  EXPECT_NE(big.err.find("fewer than a packet of 8 flits"), std::string::npos) << big.err;
+  EXPECT_NE(big.err.find("--param buffer_depth=11 or more"), std::string::npos) << big.err;
+  // Fewer levels or a smaller reserve are offered when they would do.
+  const Cli lv = torx("run t4 --topo 4x4 --model cycle --sync priority --param buffer_depth=8 --param priority_reserve=3 "
+                      "--param priority_levels=3 --json -");
+  ASSERT_EQ(lv.code, 0) << lv.err;
+  EXPECT_NE(lv.err.find("--param buffer_depth=10 or more, or priority_levels=2 or fewer, or priority_reserve=2 or less"),
+            std::string::npos)
+      << lv.err;
+
+  for (const char* quiet : {"--sync priority --param buffer_depth=7", "--sync priority", "--sync barrier --param buffer_depth=4"}) {
+    const Cli q = torx(fmt::format("run t4 --topo 4x4 --model cycle {} --json -", quiet));
+    ASSERT_EQ(q.code, 0) << quiet << ": " << q.err;
+    EXPECT_EQ(q.err.find("warning"), std::string::npos) << quiet << ": " << q.err;
+    EXPECT_TRUE(json::parse(q.out)["warnings"].empty()) << quiet;
+  }
+}
+
 // Issue 17 item 3: the cycle model skips the cycles in which nothing is due, so a startup of 10^9
 // cycles costs nothing (it used to clock every idle cycle: 9 minutes for this run). With barriers
 // between steps, each of the ring's 4 steps pays t_s once more: the cycles grow by exactly 4 x the
