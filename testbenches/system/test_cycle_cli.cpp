@@ -187,6 +187,11 @@ TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
       {"run direct --topo 4 --watchdog 10", "--watchdog"},
       {"run direct --topo 4 --model cycle --param bogus=1", "--param bogus=1: unknown network parameter 'bogus'"},
       {"run direct --topo 4 --model cycle --param buffer_depth=0", "buffer_depth"},
+      // Issue 33 item 7: a parameter given twice is refused, not the last value silently kept.
+      {"run direct --topo 4 --model cycle --param buffer_depth=4 --param buffer_depth=6",
+       "--param buffer_depth: given twice (buffer_depth=4, then buffer_depth=6)"},
+      {"run direct --topo 4 --model cycle --watchdog 10 --param watchdog_cycles=20",
+       "--watchdog and --param watchdog_cycles set the same parameter"},
       {"run direct --topo 4 --model cycle --flit-bytes 33", "--flit-bytes 33"},
       {"run direct --topo 4 --model cycle --gossip-hw", "--gossip-hw"},
       {"run ms-hc --topo 4x4 --gossip-hw", "the step model has no routers"},
