@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "app/report.hpp"
 #include "cli_runner.hpp"
 #include "model_test_util.hpp"
 
@@ -364,6 +365,26 @@ TEST(CycleCli, PriorityThrottleStarvingTheLowestLevelWarns) {
     ASSERT_EQ(q.code, 0) << quiet << ": " << q.err;
     EXPECT_EQ(q.err.find("warning"), std::string::npos) << quiet << ": " << q.err;
     EXPECT_TRUE(json::parse(q.out)["warnings"].empty()) << quiet;
+  }
+}
+
+// Issue 33 item 6: rates only for runs long enough to measure (a run of 0.000 s reported 127.49 M
+// router-cycles/s). The summary's line follows the document's run_seconds: below 0.01 s the time and
+// the words, from it the rates.
+TEST(CycleCli, RatesOnlyAboveAMeasurableTime) {
+  EXPECT_EQ(app::rate_text(0.0, 1000, 2000), " (too short for a rate: rates from 0.010 s)");
+  EXPECT_EQ(app::rate_text(0.009, 1000, 2000), " (too short for a rate: rates from 0.010 s)");
+  EXPECT_EQ(app::rate_text(0.5, 2000000, 1000000), ": 4.00 M router-cycles/s, 2.00 M flit-hops/s");
+  EXPECT_EQ(app::rate_text(0.5, 2000000, std::nullopt), ": 4.00 M router-cycles/s");
+  for (const char* run : {"ring --topo 4", "t4 --topo 16x16"}) {
+    const std::string doc = testing::temp_path("rates.json");
+    const Cli r = torx(fmt::format("run {} --model cycle --json {}", run, doc));
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ifstream in(doc);
+    const double secs = json::parse(in)["cycle_model"]["run_seconds"].get<double>();
+    const bool rated = r.out.find("M router-cycles/s") != std::string::npos;
+    EXPECT_EQ(rated, secs >= app::kMinRateSeconds) << run << ": " << secs << " s\n" << r.out;
+    EXPECT_EQ(r.out.find("too short for a rate") != std::string::npos, !rated) << r.out;
   }
 }
 
