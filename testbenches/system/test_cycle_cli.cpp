@@ -502,6 +502,19 @@ TEST(CycleCli, PlotDrawsTheRunsLinksAndSteps) {
   ASSERT_EQ(cube.code, 0) << cube.err;
   EXPECT_EQ(count(cube.out, "class=\"link\""), 384u);
   EXPECT_EQ(count(cube.out, ">z = "), 4u);
+  // Issue 33 item 5: the caption says what synchronized the steps in the mode that ran (it said
+  // "0 barriers of 34 cycles" under --sync priority).
+  const std::vector<std::pair<std::string, std::string>> captions = {
+      {"barrier", "barriers of "}, {"priority", "; no barriers: 4 priority levels, "},
+      {"local", "; no barriers: "}, {"software", " software barriers"}, {"none", "; no synchronization (--sync none)"}};
+  for (const auto& [sync, words] : captions) {
+    ASSERT_EQ(torx("run t4 --topo 4x4 --model cycle --sync " + sync + " --json " + doc).code, 0) << sync;
+    const Cli p = torx("plot steps " + doc + " -o -");
+    ASSERT_EQ(p.code, 0) << p.err;
+    const std::string caption = p.out.substr(p.out.find("<text x=\"10\" y=\"38\">"), 200);
+    EXPECT_NE(caption.find(words), std::string::npos) << sync << ": " << caption;
+    if (sync != "barrier") EXPECT_EQ(caption.find("barriers of"), std::string::npos) << sync << ": " << caption;
+  }
 }
 
 // Issue 17, item 4: the cycle model estimates its bytes before it allocates. A broadcast on the
