@@ -232,6 +232,8 @@ def add_config_options(p):
     g.add_argument("--max-radix", type=int, metavar="R", help="largest radix the routing table holds [64, as the "
                    "Verilated routers; raised to cover --topo]")
     g.add_argument("--max-rules", type=int, metavar="R", default=32, help="with --gossip-hw: rule registers [32]")
+    g.add_argument("--unit", metavar="MODULE", help="one module of hw/ (torx_sw_alloc, torx_crossbar, ...) instead of the "
+                   "router: the parameters it shares with the router take the router's values, the others its defaults")
     g.add_argument("--name", help="the configuration's name in the report [derived from the options]")
 
 
@@ -333,12 +335,31 @@ def resolve(a, name=None):
         if rtl["NumClasses"] * rtl["VcsPerClass"] * levels > 64:
             raise Fail("more than 64 lanes per port (VCs x priority levels)")
         rtl.update({"PriorityLevels": levels, "PriorityReserve": reserve})
+    if not name and not a.name and a.unit:
+        name = f"{a.unit.replace('torx_', '')}_{n}d"
     if not name and not a.name:
         kind = "g" if a.gossip_hw else ("m" if dl_classes == 1 and order == 1 else "r")
         name = f"{kind}{n}d" + ("_all" if local > 1 and not a.gossip_hw else "") + \
             f"_v{rtl['VcsPerClass']}_d{rtl['BufferDepth']}" + (f"_k{levels}" if levels > 1 else "") + \
             f"_f{a.flit_bytes}"
+    if a.unit:
+        if a.barrier:
+            raise Fail("--unit and --barrier: the barrier unit is --barrier")
+        declared = module_parameters(a.unit)
+        rtl = {k: v for k, v in rtl.items() if k in declared}
+        top = a.unit
     return {"name": name or a.name, "top": top, "rtl": rtl, "torx": torx_args(a), "ignored": ignored}
+
+
+def module_parameters(module):
+    """The parameters a module of hw/ declares (Fail if there is no such module)."""
+    if not re.fullmatch(r"torx_\w+", module or "") or not os.path.isfile(os.path.join(HW, module + ".sv")):
+        known = sorted(f[:-3] for f in os.listdir(HW) if f.endswith(".sv") and not f.endswith("_pkg.sv"))
+        raise Fail(f"--unit {module}: no such module in hw/ (known: {' '.join(known)})")
+    with open(os.path.join(HW, module + ".sv")) as fh:
+        text = fh.read()
+    m = re.search(r"^module\s+" + module + r"\s*#\((.*?)\)\s*\(", text, re.M | re.S)
+    return set(re.findall(r"^\s*parameter\s+int\s+unsigned\s+(\w+)", m.group(1), re.M)) if m else set()
 
 
 def torx_args(a):
@@ -348,6 +369,8 @@ def torx_args(a):
         out.append("--mesh")
     if a.barrier:
         out.append("--barrier")
+    if a.unit:
+        out.append(f"--unit {a.unit}")
     if not a.barrier:
         if a.ports == "all" and not a.gossip_hw:
             out.append("--ports all")
@@ -424,9 +447,10 @@ def yosys_script(cfg, lib, clock_ns, flatten):
         ""])
 
 
-def sta_script(cfg, lib, facts, clock_ns, to_pin=None):
+def sta_script(cfg, lib, facts, clock_ns, to_pin=None, clocked=True):
     """OpenSTA: the constraints, then the worst path and every endpoint's worst slack; with to_pin
-    the worst path into that pin only."""
+    the worst path into that pin only. A unit without clk_i (the crossbar, an arbiter) is timed
+    from its inputs to its outputs against a virtual clock."""
     ff, clk, q = facts["link_ff"], facts["link_ff_clk"], facts["link_ff_q"]
     if to_pin:
         pattern = re.sub(r"([\[\]*?])", r"\\\1", to_pin)
@@ -441,8 +465,8 @@ def sta_script(cfg, lib, facts, clock_ns, to_pin=None):
         f"read_liberty {lib}",
         "read_verilog netlist.v",
         f"link_design {cfg['top']}",
-        f"create_clock -name clk -period {clock_ns} [get_ports clk_i]",
-        "set ins [delete_from_list [all_inputs] [get_ports clk_i]]",
+        f"create_clock -name clk -period {clock_ns}" + (" [get_ports clk_i]" if clocked else ""),
+        "set ins [delete_from_list [all_inputs] [get_ports clk_i]]" if clocked else "set ins [all_inputs]",
         # Inputs come from the upstream router's link registers (flit_o, credit_valid_o, ...), at
         # the clock edge through a flip-flop's Q; outputs load the downstream link register's D.
         "set_input_delay 0 -clock clk $ins",
@@ -478,9 +502,11 @@ def time_config(workdir, sta, lib, facts):
     cfg, clock_ns = saved["config"], saved["clock_ns"]
     t1 = time.monotonic()
 
+    clocked = has_clock(os.path.join(workdir, "netlist.v"), cfg["top"])
+
     def run_sta(stem, to_pin=None):
         with open(os.path.join(workdir, stem + ".tcl"), "w") as fh:
-            fh.write(sta_script(cfg, lib, facts, clock_ns, to_pin))
+            fh.write(sta_script(cfg, lib, facts, clock_ns, to_pin, clocked))
         r = subprocess.run([sta, "-no_splash", "-exit", stem + ".tcl"], cwd=workdir, capture_output=True, text=True)
         with open(os.path.join(workdir, stem + ".log"), "w") as fh:
             fh.write(r.stdout + r.stderr)
@@ -491,6 +517,13 @@ def time_config(workdir, sta, lib, facts):
     rows = parse_results(cfg, workdir, facts, clock_ns, run_sta)
     rows[0]["seconds"] = {"yosys": saved["yosys_seconds"], "sta": round(time.monotonic() - t1, 1)}
     return rows
+
+
+def has_clock(netlist, top):
+    """Whether the top module of the netlist has a clk_i port."""
+    with open(netlist) as fh:
+        m = re.search(r"^module " + re.escape(top) + r"\((.*?)\);", fh.read(), re.M | re.S)
+    return bool(m and re.search(r"\bclk_i\b", m.group(1)))
 
 
 def tail(path, n=20):
@@ -668,8 +701,9 @@ def point(hier, text):
         return {"unit": base(hier.top), "instance": "", "register": text.split()[0] if text else "", "stage": "register"}
     name, kind = m.group(1), m.group(2)
     if kind.endswith("port"):
-        return {"unit": base(hier.top), "instance": "", "register": name,
-                "stage": "link in (upstream link register)" if kind == "input port" else "link out"}
+        link = base(hier.top) in ("torx_router", "torx_gossip_router", "torx_barrier")
+        stage = ("link in (upstream link register)" if kind == "input port" else "link out") if link else kind
+        return {"unit": base(hier.top), "instance": "", "register": name, "stage": stage}
     parent = name.rpartition("/")[0]
     unit, inst = hier.unit(parent)
     reg = hier.register(name) or name.rpartition("/")[2]
@@ -836,7 +870,7 @@ def area_tables(doc):
         out.append("| configuration | unit | N | **µm²** | **NAND2 eq.** | flops | fmax MHz |")
         out.append("|---|---|---:|---:|---:|---:|---:|")
         for r in other:
-            out.append(f"| {r['params']['config']} | {r['name']} | {r['params']['NumDims']} | **{num(r['um2'])}** | "
+            out.append(f"| {r['params']['config']} | {r['name']} | {r['params'].get('NumDims', '-')} | **{num(r['um2'])}** | "
                        f"**{num(r['nand2_eq'])}** | {num(r['flops'])} | {r['fmax_mhz']:.0f} |")
     return "\n".join(out)
 
@@ -1042,6 +1076,8 @@ def main(argv):
     g.add_argument("--liberty", metavar="FILE", help="the cell library [$TORX_LIBERTY, else the OSU 0.18 µm cells]")
     g.add_argument("--fetch", action="store_true", help="extract the liberty (and yosys, if not on PATH) from their "
                    "Debian packages into the cache and exit (scripts/setup.sh --synth runs it)")
+    g.add_argument("--dry-run", action="store_true", help="check the arguments and tools, print the configurations "
+                   "with their RTL parameters and exit")
     g.add_argument("--check-tools", action="store_true", help="print the yosys, sta and liberty the flow uses; exit 2 if "
                    "one is missing")
     a = p.parse_args(argv)
@@ -1070,7 +1106,8 @@ def main(argv):
         raise Fail(f"--jobs {a.jobs}: out of range 1 .. 64")
     if not 0.05 <= a.clock_ns <= 1000:
         raise Fail(f"--clock-ns {a.clock_ns}: out of range 0.05 .. 1000")
-    single = bool(a.topo or a.param or a.barrier or a.gossip_hw or a.mesh or a.name)
+    single = bool(a.topo or a.param or a.barrier or a.gossip_hw or a.mesh or a.name or a.unit or a.max_radix or
+                  a.ports != "one" or a.flit_bytes != 16 or a.block_bytes != 64 or a.sync != "barrier" or a.max_rules != 32)
     if single and a.only:
         raise Fail("--only picks from the table; --topo/--param give one configuration: not both")
     if single:
@@ -1086,19 +1123,6 @@ def main(argv):
             if bad:
                 raise Fail(f"--only {','.join(bad)}: not in the table (known: {' '.join(sorted(known))})")
             configs = [c for c in configs if c["name"] in want]
-    json_path = None
-    if a.json and a.json != "-":
-        json_path = os.path.abspath(a.json)
-        if os.path.isdir(json_path) or not os.path.isdir(os.path.dirname(json_path)):
-            raise Fail(f"--json {a.json}: not a file in an existing directory")
-    out = os.path.abspath(a.out) if a.out else None
-    if out:
-        try:
-            os.makedirs(out, exist_ok=True)
-        except OSError as e:
-            raise Fail(f"--out {a.out}: {e.strerror}")
-        if not os.access(out, os.W_OK):
-            raise Fail(f"--out {a.out}: not writable")
     if a.retime:
         if single or a.only:
             raise Fail("--retime re-times the configurations DIR holds: no --topo/--param/--only")
@@ -1107,6 +1131,29 @@ def main(argv):
                           a.clock_ns != 5.0 or os.path.basename(lib) != os.path.basename(LIB_SYSTEM)):
         raise Fail("--update-docs writes docs/area.md from the whole table, the OSU 0.18 µm library, the 5 ns "
                    "clock and the hierarchical flow: drop --topo/--param/--only/--flatten/--clock-ns/--liberty")
+    json_path = None
+    if a.json and a.json != "-":
+        json_path = os.path.abspath(a.json)
+        if os.path.isdir(json_path) or not os.path.isdir(os.path.dirname(json_path)):
+            raise Fail(f"--json {a.json}: not a file in an existing directory")
+    out = os.path.abspath(a.out) if a.out else None
+    if out:
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise Fail(f"--out {a.out}: exists and is not a directory")
+        parent = out
+        while not os.path.exists(parent):
+            parent = os.path.dirname(parent)
+        if not os.access(parent, os.W_OK):
+            raise Fail(f"--out {a.out}: {parent} is not writable")
+    if a.dry_run:
+        for c in configs:
+            print(f"{c['name']}: {c['top']} " + " ".join(f"{k}={v}" for k, v in c["rtl"].items()))
+        return 0
+    if out:
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:
+            raise Fail(f"--out {a.out}: {e.strerror}")
     if a.retime:
         doc = run_all(configs, a, yosys, sta, lib, facts, os.path.abspath(a.retime), retime=True)
     else:
@@ -1169,7 +1216,7 @@ def retime_configs(folder, a):
 def cost(cfg):
     """A rough size, to start the largest configurations first (the run ends with the small ones)."""
     r = cfg["rtl"]
-    ports = 2 * r["NumDims"] + r.get("NumLocal", 1)
+    ports = 2 * r.get("NumDims", 1) + r.get("NumLocal", 1)
     lanes = r.get("NumClasses", 1) * r.get("VcsPerClass", 1) * r.get("PriorityLevels", 1)
     return ports * (ports + lanes * r.get("BufferDepth", 1) * r.get("PriorityLevels", 1)) * r.get("FlitBytes", 1)
 
