@@ -187,11 +187,11 @@ def library_facts(path):
                 ffs.append((c["area"], n, clk, q, d, float(c["pins"][d].get("capacitance", 0))))
     if not ffs:
         raise Fail(f"{path}: no plain rising-edge flip-flop to model the link registers with")
-    _, ff, ff_clk, ff_q, _, ff_d_cap = min(ffs)
+    _, ff, ff_clk, ff_q, ff_d, ff_d_cap = min(ffs)
     with open(path, "rb") as fh:
         digest = hashlib.sha256(fh.read()).hexdigest()
     return {"cells": cells, "nand2_cell": nand2_name, "nand2_um2": nand2_area, "link_ff": ff,
-            "link_ff_clk": ff_clk, "link_ff_q": ff_q, "link_ff_d_cap": ff_d_cap, "sha256": digest,
+            "link_ff_clk": ff_clk, "link_ff_q": ff_q, "link_ff_d": ff_d, "link_ff_d_cap": ff_d_cap, "sha256": digest,
             "latch_cells": sorted(n for n, c in cells.items() if c["ff"].get("kind") == "latch"),
             "seq_cells": sorted(n for n, c in cells.items() if c["seq"])}
 
@@ -643,10 +643,16 @@ class Hierarchy:
         inst = self.mods.get(mod, {}).get(name) if mod else None
         if not inst:
             return None
-        q = self.facts["cells"].get(inst[0], {}).get("pins", {})
-        out = next((p for p, a in q.items() if a.get("direction") == "output"), "Q")
-        net = inst[1].get(out)
-        return net.replace(" [", "[") if net else None
+        pins = self.facts["cells"].get(inst[0], {}).get("pins", {})
+        out = next((p for p, a in pins.items() if a.get("direction") == "output"), "Q")
+        net = (inst[1].get(out) or "").replace(" [", "[")
+        if net.startswith("_"):
+            # yosys left the Q net unnamed (a re-encoded register): name it after its D, the
+            # project's `_d` -> `_q` convention.
+            d = (inst[1].get(self.facts["link_ff_d"]) or "").replace(" [", "[")
+            m = re.fullmatch(r"(.*)_d(\[\d+\])?", d)
+            net = f"{m.group(1)}_q{m.group(2) or ''}" if m else net
+        return net or None
 
     def unit(self, inst_path):
         """(unit module, top-level instance) of a path inside the design; the top for its own cells."""
@@ -661,22 +667,23 @@ class Hierarchy:
 
 # Pipeline stage of a register (docs/timing-contract.md, "Router pipeline"), by unit and name.
 STAGES = [
-    (r"input_unit|gossip_router", r"pipe_(valid|flit)_q", "input pipeline, stages 1 .. P-1"),
-    (r"input_unit|gossip_router", r"(fifo|next)_q|(rd|wr)_ptr_q|used_q|head_q|tail_q", "VC buffer (written at the end of stage P-1, read in stage P)"),
-    (r"input_unit|gossip_router", r"ivc_\w+_q|gossip_targets_q", "input VC state, stage P"),
-    (r"input_unit|gossip_router", r"(late_)?(credit_valid|credit_vc|late_valid|late_vc)_q", "credit link register, end of stage P"),
-    (r"vc_alloc", r"va_\w+_q", "VC allocation pointers, stage P"),
-    (r"sw_alloc", r"sa_\w+_q", "switch allocation pointers, stage P"),
-    (r"gossip_router", r"gossip_rr_q", "gossip claim pointer, stage P"),
-    (r"output_unit|gossip_router", r"ovc_\w+_q", "output VC state (credits, owner), stage P"),
-    (r"output_unit|gossip_router", r"flit_(valid_|body_)?q", "output link register, end of stage P"),
-    (r"routing_unit", r"table_q", "routing table, read as a flit is written (stage P-1)"),
+    (r"input_unit|gossip_router", r"pipe_(valid|flit)_q", "input pipeline"),
+    (r"input_unit|gossip_router", r"(fifo|next)_q|(rd|wr)_ptr_q|used_q|head_q|tail_q", "VC buffer"),
+    (r"input_unit|gossip_router", r"ivc_\w+_q|gossip_targets_q", "input VC state"),
+    (r"input_unit|gossip_router", r"(late_)?(credit_valid|credit_vc|late_valid|late_vc)_q", "credit out register"),
+    (r"vc_alloc", r"va_\w+_q", "VC allocator pointer"),
+    (r"sw_alloc", r"sa_\w+_q", "switch allocator pointer"),
+    (r"gossip_router", r"gossip_rr_q", "gossip claim pointer"),
+    (r"output_unit|gossip_router", r"ovc_\w+_q", "output VC state"),
+    (r"output_unit|gossip_router", r"flit_(valid_|body_)?q", "output link register"),
+    (r"routing_unit", r"table_q", "routing table"),
     (r"routing_unit|gossip_unit|barrier", r"(word|sum|err|err_word|radix_err|radix|end_word|dim|idx|entries_done|"
-     r"two_dl|order_max|done|error|out_word|out_code|mutated|rules|overrun|hdr_\w+|oth_\w+|code|pad|parent|"
-     r"child_mask)_q", "configuration loader"),
+     r"two_dl|order_max|done|error|out_word|out_code|mutated|rules|overrun|hdr_\w+|oth_\w+|code|pad)_q",
+     "configuration loader"),
+    (r"barrier", r"(parent|child_mask)_q", "barrier tree (static once loaded)"),
     (r"gossip_unit", r"rule_\w+_q|deliver_q", "gossip rules"),
     (r"barrier", r"(gathered|gather|release)_q", "barrier gather/release"),
-    (r"router", r"stat_\w+_q|route_error_q", "status register (statistics, not the datapath)"),
+    (r"router", r"stat_\w+_q|route_error_q", "status counter"),
 ]
 
 
@@ -691,7 +698,7 @@ def classify(unit, reg):
 def on_datapath(stage):
     """Whether a register moves flits, credits or barrier signals (not statistics, not the loader
     of the configuration images, which a design could pipeline or clock slower)."""
-    return not (stage.startswith("status") or stage == "configuration loader")
+    return stage not in ("status counter", "configuration loader")
 
 
 def point(hier, text):
@@ -702,7 +709,7 @@ def point(hier, text):
     name, kind = m.group(1), m.group(2)
     if kind.endswith("port"):
         link = base(hier.top) in ("torx_router", "torx_gossip_router", "torx_barrier")
-        stage = ("link in (upstream link register)" if kind == "input port" else "link out") if link else kind
+        stage = ("link in" if kind == "input port" else "link out") if link else kind
         return {"unit": base(hier.top), "instance": "", "register": name, "stage": stage}
     parent = name.rpartition("/")[0]
     unit, inst = hier.unit(parent)
@@ -830,14 +837,16 @@ def parts(doc, top):
 
 
 def describe_point(p):
-    where = p["unit"] + (f" {p['instance']}" if p["instance"] else "")
-    return f"{where}: `{p['register']}` ({p['stage']})"
+    where = p["unit"].replace("torx_", "")
+    m = re.search(r"gen_port\[(\d+)\]", p["instance"])
+    where += f"[{m.group(1)}]" if m else ""
+    return f"{where} `{p['register']}` ({p['stage']})"
 
 
-def path_text(cp):
+def path_text(cp, top):
     units = []
     for u in cp["units"]:
-        short = u["unit"].replace("torx_", "")
+        short = "top" if u["unit"] == top and not u["instance"] else u["unit"].replace("torx_", "")
         m = re.search(r"gen_port\[(\d+)\]", u["instance"])
         units.append(short + (f"[{m.group(1)}]" if m else ""))
     return " → ".join(units)
@@ -848,6 +857,11 @@ def render_tables(doc):
     return area_tables(doc) + "\n\n" + path_table(doc)
 
 
+def fmax_cols(r):
+    d = r.get("datapath", r)
+    return f"{r['fmax_mhz']:.0f} | {d['fmax_mhz']:.0f}"
+
+
 def area_tables(doc):
     """Area, NAND2 equivalents, flip-flops and fmax per configuration; per unit for the routers."""
     out = []
@@ -855,35 +869,44 @@ def area_tables(doc):
     plain = [r for r in rows if r["name"] == "torx_router"]
     if plain:
         out.append("| configuration | N | L | V | D | K | F | **router µm²** | **NAND2 eq.** | flops | fmax MHz | "
-                   + " | ".join(lbl for _, lbl in ROUTER_PARTS) + " |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(ROUTER_PARTS))
+                   "datapath fmax | " + " | ".join(lbl for _, lbl in ROUTER_PARTS) + " |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(ROUTER_PARTS))
         for r in plain:
             p, sub = r["params"], parts(doc, r)
             cols = [f"{100 * sub[n]['um2'] / r['um2']:.1f} %" if n in sub else "-" for n, _ in ROUTER_PARTS]
             out.append(f"| {p['config']} | {p['NumDims']} | {p['NumLocal']} | {p['VcsPerClass']} | {p['BufferDepth']} | "
                        f"{p.get('PriorityLevels', 1)} | {p['FlitBytes']} | **{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
-                       f"{num(r['flops'])} | {r['fmax_mhz']:.0f} | " + " | ".join(cols) + " |")
+                       f"{num(r['flops'])} | {fmax_cols(r)} | " + " | ".join(cols) + " |")
     other = [r for r in rows if r["name"] != "torx_router"]
     if other:
         if out:
             out.append("")
-        out.append("| configuration | unit | N | **µm²** | **NAND2 eq.** | flops | fmax MHz |")
-        out.append("|---|---|---:|---:|---:|---:|---:|")
+        out.append("| configuration | unit | N | F | **µm²** | **NAND2 eq.** | flops | fmax MHz | datapath fmax | "
+                   "largest part |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
         for r in other:
-            out.append(f"| {r['params']['config']} | {r['name']} | {r['params'].get('NumDims', '-')} | **{num(r['um2'])}** | "
-                       f"**{num(r['nand2_eq'])}** | {num(r['flops'])} | {r['fmax_mhz']:.0f} |")
+            sub = sorted(parts(doc, r).values(), key=lambda x: -x["um2"])
+            big = f"{sub[0]['name']}: {100 * sub[0]['um2'] / r['um2']:.1f} %" if sub else "-"
+            out.append(f"| {r['params']['config']} | {r['name']} | {r['params'].get('NumDims', '-')} | "
+                       f"{r['params'].get('FlitBytes', '-')} | **{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
+                       f"{num(r['flops'])} | {fmax_cols(r)} | {big} |")
     return "\n".join(out)
 
 
 def path_table(doc):
-    """The critical path of each configuration: its delay, start, end and the units it crosses."""
+    """The critical path of each configuration (and of its datapath, when that is another path):
+    its delay, start, end and the units it crosses."""
     rows, out = tops(doc), []
-    out.append("| configuration | critical path ns | start | end | units crossed | logic cells |")
-    out.append("|---|---:|---|---|---|---:|")
+    out.append("| configuration | path | ns | start | end | units crossed | gates |")
+    out.append("|---|---|---:|---|---|---|---:|")
     for r in rows:
-        cp = r["critical_path"]
-        out.append(f"| {r['params']['config']} | {r['critical_path_ns']:.2f} | {describe_point(cp['start'])} | "
-                   f"{describe_point(cp['end'])} | {path_text(cp)} | {cp['logic_cells']} |")
+        paths = [("worst", r["critical_path_ns"], r["critical_path"])]
+        d = r.get("datapath")
+        if d and d["critical_path"] != r["critical_path"]:
+            paths.append(("datapath", d["critical_path_ns"], d["critical_path"]))
+        for kind, ns, cp in paths:
+            out.append(f"| {r['params']['config']} | {kind} | {ns:.2f} | {describe_point(cp['start'])} | "
+                       f"{describe_point(cp['end'])} | {path_text(cp, r['name'])} | {cp['logic_cells']} |")
     return "\n".join(out)
 
 
@@ -1002,24 +1025,57 @@ Start and end are registers (or a port: its link register upstream), with the un
 Synthesis time per configuration (yosys + OpenSTA, @JOBS@ at a time on the shared 2-core VM): @SECONDS@.
 """
 
-READING = """- **The buffers are the router.** The input units (C x V x D flits of 348 payload-and-header bits
-  per network port, plus the route) are most of the µm² and most of the flip-flops, growing with
-  V x D; they are flip-flop arrays read through a multiplexer per output here, where a design team
-  would use a register file (issue 24, item 3). The routing table (2 x 64 entries per dimension at
-  MaxRadix 64) is the second largest unit; crossbar and output registers follow the flit width.
-- **Stage P is the critical stage.** Route lookup happens as a flit is written (stage P-1), so stage
-  P holds VC allocation, switch allocation and traversal in one cycle, as the timing contract says:
-  the worst path starts at a buffer's read pointer or an input VC's state, goes through the VC
-  allocator's arbiters and the switch allocator into the crossbar or the status counters. It grows
-  with the ports (3D, all-port) and the lanes (V, K), which is what a deeper pipeline
-  (`router_latency`) would have to split.
-- **Simulation-only fields.** Every buffered flit carries the 64-bit block tag and an 8-bit priority
-  the checker and the statistics use (`torx_pkg.sv`); the synthesized routers still hold them
-  (issue 24, item 2): the flip-flop and µm² figures above include them.
-- abc's gate mapping moves by a few cells with unrelated changes of the RTL; the flip-flop counts
-  (generic `flops` and mapped) do not. The hierarchy costs some speed: abc optimizes each unit with
-  its inputs at time 0, so a path through five units is not optimized as a whole (`--flatten` maps
-  the router as one module: per-unit figures are then lost)."""
+def reading(doc):
+    """What the tables tell, with the figures of this document (a bullet is left out when its
+    configurations did not run)."""
+    c, out = by_config(doc), []
+    plain = [r for r in tops(doc) if r["name"] == "torx_router" and r["group"] == "plain"]
+    if plain:
+        share = [100 * parts(doc, r)["torx_input_unit"]["um2"] / r["um2"] for r in plain]
+        fshare = [100 * parts(doc, r)["torx_input_unit"]["flops"] / r["flops"] for r in plain]
+        rt = [100 * parts(doc, r)["torx_routing_unit"]["um2"] / r["um2"] for r in plain]
+        out.append(f"- **The buffers are the router.** The input units hold {min(share):.0f} to {max(share):.0f} % of "
+                   f"the plain routers' µm² and {min(fshare):.0f} to {max(fshare):.0f} % of their flip-flops: every "
+                   "VC buffer slot is a flit-wide row of flip-flops (the flit less its link VC field, plus the route) "
+                   "read through a multiplexer tree, where a design team would use a register file (issue 24, "
+                   f"item 3). The routing table (2 x 64 entries per dimension at MaxRadix 64) is next, {min(rt):.0f} "
+                   f"to {max(rt):.0f} %; crossbar and output registers follow the flit width, the allocators are "
+                   "below 2 % each.")
+    scale = []
+    for a, b_, what in (("r2d_d4", "r2d", "D = 4 instead of 8"), ("r2d_v2", "r2d", "V = 2 instead of 1"),
+                        ("r3d", "r2d", "3D instead of 2D"), ("r2d_all", "r2d", "all-port instead of one-port (2D)"),
+                        ("r3d_all", "r3d", "all-port instead of one-port (3D)")):
+        if a in c and b_ in c:
+            scale.append(f"{what} x {c[a]['um2'] / c[b_]['um2']:.2f}")
+    if scale:
+        out.append("- **Scaling** (µm² against the default router): " + "; ".join(scale) + ".")
+    routers = [r for r in tops(doc) if r["name"] == "torx_router"]
+    if routers:
+        through = [r for r in routers if {"torx_vc_alloc", "torx_sw_alloc"} <=
+                   {u["unit"] for u in r["datapath"]["critical_path"]["units"]}]
+        ns = [r["datapath"]["critical_path_ns"] for r in routers]
+        out.append(f"- **Stage P is the critical stage.** The route is looked up as a flit is written (stage P-1), so "
+                   "stage P holds VC allocation, switch allocation and traversal in one cycle, as the timing "
+                   f"contract says; in {len(through)} of the {len(routers)} routers the datapath's worst path "
+                   "starts at a buffer or lane register, asks the VC allocator, and its grant goes on through the "
+                   f"switch allocator, {min(ns):.1f} to {max(ns):.1f} ns. It grows with the ports and the lanes "
+                   "(3D, all-port, V, K): a deeper pipeline (`router_latency`) would split it there. The status "
+                   "counter of blocked lanes (`stat_blocked_q`, a popcount after switch allocation, for the "
+                   "statistics) is often the worst path of all; a design would pipeline or drop it.")
+    out.append("- **Simulation-only fields.** Every buffered and registered flit carries the 64-bit block tag and "
+               "an 8-bit priority (a plain router needs none of it, a priority router log2 K bits), which only the "
+               "checker and the statistics read in full, and the pipeline and output registers an 8-bit VC field "
+               "where 1 or 2 bits would do (`torx_pkg.sv`); the figures above include "
+               "them (issue 24, item 2, removes them). Measured on `r2d` with those fields cut to one bit each in a "
+               "copy of `torx_pkg.sv` (generic flip-flops): 30,670 -> 24,895, so at least 5,775 flip-flops "
+               "(18.8 %) at 32-byte flits; at the former table's 16-byte flits and MaxRadix 16, 18,880 -> 13,105 "
+               "(30.6 %).")
+    out.append("- **What the flow leaves out.** abc maps each unit alone, its inputs arriving at time 0, so a path "
+               "through five units is not optimized as a whole (`--flatten` maps the router as one module, and "
+               "loses the per-unit figures); no wire load model, placement or clock tree, so the delays are gate "
+               "delays with pin loads and long crossbar and buffer-read wires cost nothing here; abc's mapping "
+               "moves by a few cells with unrelated changes of the RTL, the flip-flop counts do not.")
+    return "\n".join(out)
 
 
 def render_doc(doc):
@@ -1032,7 +1088,7 @@ def render_doc(doc):
     for key, val in (("@TOOLS@", tools_line), ("@NAND2@", f"{t['nand2_um2']:g} µm², the {t['nand2_cell']}"),
                      ("@TARGET@", str(int(round(doc['clock_ns'] * 1000)))), ("@CLOCK@", f"{doc['clock_ns']:g}"),
                      ("@LINKFF@", t["link_ff"]), ("@TABLE@", area_tables(doc)), ("@PATHS@", path_table(doc)),
-                     ("@COSTS@", render_costs(doc)), ("@READING@", READING), ("@JOBS@", str(doc.get("jobs", 2))),
+                     ("@COSTS@", render_costs(doc)), ("@READING@", reading(doc)), ("@JOBS@", str(doc.get("jobs", 2))),
                      ("@SECONDS@", secs)):
         text = text.replace(key, val)
     return text
