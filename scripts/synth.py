@@ -415,7 +415,7 @@ TABLE = [
 
 
 def table_configs():
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     add_config_options(p)
     out = []
     for group, name, args in TABLE:
@@ -1106,7 +1106,7 @@ def tool_versions(yosys, sta, lib, facts):
 # --- the command line -----------------------------------------------------------------------------
 def main(argv):
     p = argparse.ArgumentParser(
-        prog="scripts/synth.sh", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="scripts/synth.sh", formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
         description="Area (µm², NAND2 equivalents) and timing (critical path, fmax) of the RTL in a standard-cell "
                     "library: yosys + abc + OpenSTA. Without a configuration: the table of docs/area.md.",
         epilog="Exit codes: 0 done, 1 a tool failed on a configuration, 2 bad arguments or a missing tool.\n"
