@@ -105,8 +105,10 @@ def fetch():
     print(f"[synth] yosys {find_yosys()}, liberty {find_liberty(None)}", file=sys.stderr)
 
 
-def tools(liberty_arg):
-    """(yosys, sta, liberty) or Fail naming the Debian package that is missing."""
+def tools(liberty_arg, fetch_missing=True):
+    """(yosys, sta, liberty) or Fail naming the Debian package that is missing. Without a liberty
+    (and without --liberty or TORX_LIBERTY) the package is extracted into the cache first, as
+    --fetch does, unless fetch_missing is off (--check-tools, --dry-run)."""
     yosys = find_yosys()
     if not yosys:
         raise Fail("yosys is not installed (Debian package yosys; scripts/setup.sh --synth provides it)")
@@ -114,6 +116,15 @@ def tools(liberty_arg):
     if not sta:
         raise Fail("OpenSTA (sta) is not installed (Debian package opensta; scripts/setup.sh --synth installs it)")
     lib = find_liberty(liberty_arg)
+    if not lib and fetch_missing:
+        print(f"[synth] no liberty installed: extracting {LIB_PACKAGE} into {cache_dir()}/osu018 "
+              "(apt-get download, dpkg -x)", file=sys.stderr)
+        try:
+            os.makedirs(cache_dir(), exist_ok=True)
+            apt_extract(LIB_PACKAGE, os.path.join(cache_dir(), "osu018"))
+        except (Fail, OSError, subprocess.CalledProcessError) as e:
+            raise Fail(f"no liberty file ({LIB_SYSTEM}, Debian package {LIB_PACKAGE}) and fetching it failed: {e}")
+        lib = find_liberty(liberty_arg)
     if not lib:
         raise Fail(f"no liberty file: neither --liberty, TORX_LIBERTY, {LIB_SYSTEM} (Debian package {LIB_PACKAGE}) "
                    f"nor the cache {cache_dir()}; `scripts/synth.sh --fetch` extracts the package there")
@@ -283,6 +294,8 @@ def resolve(a, name=None):
     dims = parse_topo(a.topo)
     params, ignored = parse_params(a.param)
     n = len(dims)
+    if a.unit and a.barrier:
+        raise Fail("--unit and --barrier: the barrier unit is --barrier")
     if a.barrier:
         if a.gossip_hw:
             raise Fail("--barrier and --gossip-hw: choose one unit")
@@ -343,8 +356,6 @@ def resolve(a, name=None):
             f"_v{rtl['VcsPerClass']}_d{rtl['BufferDepth']}" + (f"_k{levels}" if levels > 1 else "") + \
             f"_f{a.flit_bytes}"
     if a.unit:
-        if a.barrier:
-            raise Fail("--unit and --barrier: the barrier unit is --barrier")
         declared = module_parameters(a.unit)
         rtl = {k: v for k, v in rtl.items() if k in declared}
         top = a.unit
@@ -503,10 +514,24 @@ def time_config(workdir, sta, lib, facts):
     t1 = time.monotonic()
 
     clocked = has_clock(os.path.join(workdir, "netlist.v"), cfg["top"])
+    reused = []
 
     def run_sta(stem, to_pin=None):
-        with open(os.path.join(workdir, stem + ".tcl"), "w") as fh:
-            fh.write(sta_script(cfg, lib, facts, clock_ns, to_pin, clocked))
+        script = sta_script(cfg, lib, facts, clock_ns, to_pin, clocked)
+        tcl, log = os.path.join(workdir, stem + ".tcl"), os.path.join(workdir, stem + ".log")
+        netlist = os.path.join(workdir, "netlist.v")
+        # --retime: an STA log of the same script on the same netlist is read again, not re-run.
+        if os.path.isfile(tcl) and os.path.isfile(log) and os.path.getmtime(log) > os.path.getmtime(netlist):
+            with open(tcl) as fh:
+                same = fh.read() == script
+            if same:
+                with open(log) as fh:
+                    text = fh.read()
+                if not re.search(r"^(Error|Warning)", text, re.M):
+                    reused.append(stem)
+                    return text
+        with open(tcl, "w") as fh:
+            fh.write(script)
         r = subprocess.run([sta, "-no_splash", "-exit", stem + ".tcl"], cwd=workdir, capture_output=True, text=True)
         with open(os.path.join(workdir, stem + ".log"), "w") as fh:
             fh.write(r.stdout + r.stderr)
@@ -515,7 +540,14 @@ def time_config(workdir, sta, lib, facts):
         return r.stdout
 
     rows = parse_results(cfg, workdir, facts, clock_ns, run_sta)
-    rows[0]["seconds"] = {"yosys": saved["yosys_seconds"], "sta": round(time.monotonic() - t1, 1)}
+    if reused and "sta_seconds" in saved:
+        sta_seconds = saved["sta_seconds"]  # the run that wrote the logs
+    else:
+        sta_seconds = round(time.monotonic() - t1, 1)
+        saved["sta_seconds"] = sta_seconds
+        with open(os.path.join(workdir, "config.json"), "w") as fh:
+            json.dump(saved, fh, indent=1)
+    rows[0]["seconds"] = {"yosys": saved["yosys_seconds"], "sta": sta_seconds}
     return rows
 
 
@@ -1152,9 +1184,9 @@ def main(argv):
     if a.fetch:
         fetch()
         return 0
-    yosys, sta, lib = tools(a.liberty)
-    facts = library_facts(lib)
     if a.check_tools:
+        yosys, sta, lib = tools(a.liberty, fetch_missing=False)
+        facts = library_facts(lib)
         print(f"yosys   {yosys}\nsta     {sta}\nliberty {lib}\nNAND2   {facts['nand2_cell']} {facts['nand2_um2']:g}\n"
               f"link register {facts['link_ff']}")
         return 0
@@ -1184,7 +1216,7 @@ def main(argv):
             raise Fail("--retime re-times the configurations DIR holds: no --topo/--param/--only")
         configs = retime_configs(a.retime, a)
     if a.update_docs and ({c["name"] for c in configs} != {n for _, n, _ in TABLE} or a.flatten or
-                          a.clock_ns != 5.0 or os.path.basename(lib) != os.path.basename(LIB_SYSTEM)):
+                          a.clock_ns != 5.0 or a.liberty):
         raise Fail("--update-docs writes docs/area.md from the whole table, the OSU 0.18 µm library, the 5 ns "
                    "clock and the hierarchical flow: drop --topo/--param/--only/--flatten/--clock-ns/--liberty")
     json_path = None
@@ -1201,6 +1233,11 @@ def main(argv):
             parent = os.path.dirname(parent)
         if not os.access(parent, os.W_OK):
             raise Fail(f"--out {a.out}: {parent} is not writable")
+    # The arguments are good: now the tools (a missing liberty is fetched, except by --dry-run).
+    yosys, sta, lib = tools(a.liberty, fetch_missing=not a.dry_run)
+    facts = library_facts(lib)
+    if a.update_docs and os.path.basename(lib) != os.path.basename(LIB_SYSTEM):
+        raise Fail(f"--update-docs writes docs/area.md from the OSU 0.18 µm library, not {lib}")
     if a.dry_run:
         for c in configs:
             print(f"{c['name']}: {c['top']} " + " ".join(f"{k}={v}" for k, v in c["rtl"].items()))

@@ -179,6 +179,20 @@ def main():
         r = subprocess.run([shutil.which("bash"), SYNTH, "--topo", "8x8", "--barrier"], capture_output=True, text=True,
                            env=env)
         check("no sta: exit 2 naming opensta", r.returncode == 2 and "opensta" in r.stderr)
+        # No liberty installed, none in the cache, and no apt-get to fetch it with: exit 2 naming
+        # the Debian package (with apt-get the flow extracts it: scripts/synth.sh --fetch).
+        if not os.path.exists(synth.LIB_SYSTEM):
+            os.symlink(shutil.which("sta"), os.path.join(bindir, "sta"))
+            env = dict(os.environ, PATH=bindir, XDG_CACHE_HOME=os.path.join(tmp, "empty-cache"))
+            env.pop("TORX_LIBERTY", None)
+            r = subprocess.run([shutil.which("bash"), SYNTH, "--topo", "8x8", "--barrier"], capture_output=True,
+                               text=True, env=env)
+            check("no liberty and no apt-get: exit 2 naming qflow-tech-osu018",
+                  r.returncode == 2 and "qflow-tech-osu018" in r.stderr and "apt-get" in r.stderr)
+            r = subprocess.run([shutil.which("bash"), SYNTH, "--topo", "8x8", "--barrier", "--dry-run"],
+                               capture_output=True, text=True, env=env)
+            check("--dry-run fetches nothing: exit 2 naming qflow-tech-osu018",
+                  r.returncode == 2 and "qflow-tech-osu018" in r.stderr and "extracting" not in r.stderr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{failures} check(s) failed" if failures else "all checks passed")
