@@ -728,9 +728,11 @@ def classify(unit, reg):
 
 
 def on_datapath(stage):
-    """Whether a register moves flits, credits or barrier signals (not statistics, not the loader
-    of the configuration images, which a design could pipeline or clock slower)."""
-    return stage not in ("status counter", "configuration loader")
+    """Whether a register moves flits, credits or barrier signals: not statistics, not the loader
+    of the configuration images nor what it writes (routing table, barrier tree, gossip rules:
+    static once loaded), which a design could pipeline or clock slower."""
+    return stage not in ("status counter", "configuration loader", "routing table",
+                         "barrier tree (static once loaded)", "gossip rules")
 
 
 def point(hier, text):
@@ -794,8 +796,8 @@ def parse_results(cfg, workdir, facts, clock_ns, run_sta):
     totals = Totals(generic, lib, facts)
     hier = Hierarchy(parse_netlist(os.path.join(workdir, "netlist.v")), top, facts)
     path_ns, fmax, cp, endpoints = parse_sta(run_sta("sta"), hier, clock_ns)
-    # A status register or the configuration loader at the end of the worst path: also the worst
-    # path into the registers that move flits, credits and barrier signals.
+    # A status register, the configuration loader or a register it writes at the end of the worst
+    # path: also the worst path into the registers that move flits, credits and barrier signals.
     datapath = {"critical_path_ns": path_ns, "fmax_mhz": fmax, "critical_path": cp}
     if not on_datapath(cp["end"]["stage"]):
         for pin, _, _, _ in endpoints:
