@@ -1056,7 +1056,9 @@ Start and end are registers (or a port: its link register upstream), with the un
 
 @READING@
 
-Synthesis time per configuration (yosys + OpenSTA, @JOBS@ at a time on the shared 2-core VM): @SECONDS@.
+Synthesis time per configuration, wall seconds of yosys + OpenSTA on the shared 2-core VM while
+other engineers' synthesis and builds ran beside (load 8 to 16; up to @JOBS@ configurations at a
+time): @SECONDS@. The table is a script, not CI: `ctest -L synth` runs the flow on two small units.
 """
 
 def reading(doc):
@@ -1072,7 +1074,7 @@ def reading(doc):
                    f"the plain routers' µm² and {min(fshare):.0f} to {max(fshare):.0f} % of their flip-flops: every "
                    "VC buffer slot is a flit-wide row of flip-flops (the flit less its link VC field, plus the route) "
                    "read through a multiplexer tree, where a design team would use a register file (issue 24, "
-                   f"item 3). The routing table (2 x 64 entries per dimension at MaxRadix 64) is next, {min(rt):.0f} "
+                   f"item 3). The routing table (2 x MaxRadix entries per dimension: 64, the ring 256) is next, {min(rt):.0f} "
                    f"to {max(rt):.0f} %; crossbar and output registers follow the flit width, the allocators are "
                    "below 2 % each.")
     scale = []
@@ -1096,6 +1098,28 @@ def reading(doc):
                    "(3D, all-port, V, K): a deeper pipeline (`router_latency`) would split it there. The status "
                    "counter of blocked lanes (`stat_blocked_q`, a popcount after switch allocation, for the "
                    "statistics) is often the worst path of all; a design would pipeline or drop it.")
+    ks = [k for k in ("r2d_k2", "r2d_k4", "r2d_k8") if k in c]
+    if ks and "r2d" in c:
+        b = c["r2d"]
+        figs = "; ".join(f"K = {c[k]['params']['PriorityLevels']}: +{frac(c[k]['um2'] - b['um2'], b['um2'])} µm², "
+                         f"{c[k]['datapath']['critical_path_ns']:.1f} ns ({c[k]['fmax_mhz']:.0f} MHz)" for k in ks)
+        out.append(f"- **Priority lanes cost clock more than area.** Against r2d ({b['datapath']['critical_path_ns']:.1f} ns "
+                   f"datapath, {b['fmax_mhz']:.0f} MHz): {figs}. The lanes share the VC's slots through linked lists "
+                   "(`gen_shared.head_q`, `next_q`), and the datapath's path runs from a lane's head pointer through "
+                   "the priority-first VC and switch allocation back into the lists: it grows with K, the area "
+                   "(flip-flops above all) much less.")
+    gossip = [(g, c[g]) for g in ("g2d", "g3d") if g in c]
+    if gossip:
+        figs = "; ".join(f"{g}: {r['critical_path_ns']:.1f} ns, {r['critical_path']['logic_cells']} gates, "
+                         f"{r['fmax_mhz']:.0f} MHz" for g, r in gossip)
+        plain = [f"{p} {c[p]['critical_path_ns']:.1f} ns" for p in ("r2d_all_f16", "r3d_all_f16") if p in c]
+        out.append(f"- **The gossip router's claim is a chain.** Its worst path ({figs}; the plain all-port routers "
+                   f"{', '.join(plain) or '-'}) runs from a buffer's front through the rule lookup of the gossip "
+                   "unit into the claim of `torx_gossip_router.sv`, which grants the ports one after another in "
+                   "age order, each seeing the outputs the earlier ones took (`busy`, chained over (2N + L)^2 "
+                   "steps), and ends at an output link register. A single-cycle claim of that width is what the "
+                   "cycle model specifies; hardware would claim in a tree (a prefix over the ranks) or over two "
+                   "cycles. The area figures stand; this fmax is the RTL's, not the design's.")
     out.append("- **Simulation-only fields.** Every buffered and registered flit carries the 64-bit block tag and "
                "an 8-bit priority (a plain router needs none of it, a priority router log2 K bits), which only the "
                "checker and the statistics read in full, and the pipeline and output registers an 8-bit VC field "
