@@ -1197,11 +1197,20 @@ def main(argv):
     a = p.parse_args(argv)
 
     if a.render:
-        with open(a.render) as fh:
-            doc = json.load(fh)
-        if doc.get("schema") != SCHEMA:
+        try:
+            with open(a.render) as fh:
+                doc = json.load(fh)
+        except OSError as e:
+            raise Fail(f"--render {a.render}: {e.strerror}")
+        except ValueError as e:
+            raise Fail(f"--render {a.render}: not JSON ({e})")
+        if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
             raise Fail(f"{a.render}: not a {SCHEMA} document")
-        sys.stdout.write(render_doc(doc))
+        try:
+            text = render_doc(doc)
+        except (KeyError, TypeError, IndexError, ValueError, ZeroDivisionError) as e:
+            raise Fail(f"--render {a.render}: a {SCHEMA} document without what the page needs ({type(e).__name__}: {e})")
+        sys.stdout.write(text)
         return 0
     if a.list:
         for cfg in table_configs():
@@ -1250,6 +1259,9 @@ def main(argv):
         json_path = os.path.abspath(a.json)
         if os.path.isdir(json_path) or not os.path.isdir(os.path.dirname(json_path)):
             raise Fail(f"--json {a.json}: not a file in an existing directory")
+        if not os.access(os.path.dirname(json_path), os.W_OK) or \
+                (os.path.exists(json_path) and not os.access(json_path, os.W_OK)):
+            raise Fail(f"--json {a.json}: not writable")
     out = os.path.abspath(a.out) if a.out else None
     if out:
         if os.path.exists(out) and not os.path.isdir(out):

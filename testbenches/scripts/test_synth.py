@@ -155,7 +155,16 @@ def main():
                (["--only", "nosuch"], "not in the table"),
                (["--topo", "8x8", "--liberty", os.path.join(tmp, "missing.lib")], "no such file"),
                (["--topo", "8x8", "--out", os.path.join(tmp, "area.json")], "--out"),
-               (["--only", "b2", "--update-docs"], "--update-docs")]
+               (["--only", "b2", "--update-docs"], "--update-docs"),
+               (["--render", os.path.join(tmp, "missing.json")], "No such file"),
+               (["--render", os.path.join(tmp, "broken.json")], "not JSON"),
+               (["--render", os.path.join(tmp, "hollow.json")], "without what the page needs"),
+               (["--retime", tmp], "no synthesized configuration"),
+               (["--topo", "8x8", "--barrier", "--unit", "torx_sw_alloc"], "--unit and --barrier")]
+        with open(os.path.join(tmp, "broken.json"), "w") as fh:
+            fh.write('{"schema": "torx.area/2",')
+        with open(os.path.join(tmp, "hollow.json"), "w") as fh:
+            fh.write('{"schema": "torx.area/2", "modules": []}')
         r = run(["--topo", "8x8", "--param", "vcs_per_class=2", "--dry-run"])
         check("--dry-run of a good configuration: exit 0, its parameters",
               r.returncode == 0 and "torx_router" in r.stdout and "VcsPerClass=2" in r.stdout)
