@@ -70,16 +70,11 @@ module torx_barrier #(
   ) u_cfg_loader (
     .clk_i,
     .rst_ni,
-    .cfg_valid_i,
-    .cfg_data_i,
-    .cfg_last_i,
+    .cfg_i     ({cfg_valid_i, cfg_data_i, cfg_last_i}),
     .word_o    (word_q),
     .word_err_i(cur_err),
     .len_ok_i  (word_q == CfgWordW'(2)),  // three words
-    .cfg_done_o(done_q),
-    .cfg_error_o,
-    .cfg_error_word_o,
-    .cfg_error_code_o
+    .cfg_o     ({done_q, cfg_error_o, cfg_error_word_o, cfg_error_code_o})
   );
 
   always_comb begin

@@ -6,12 +6,12 @@
 // in that word (word_err_i) and, with the last word, whether the image has the right length
 // (len_ok_i). The loader keeps the first error in word order and gives the verdict.
 //
-// Configuration port: the host streams the image word 0 first, one word per cycle with cfg_valid_i
-// (gaps allowed), and raises cfg_last_i with the last word. word_o is the index of the word on
-// cfg_data_i (saturating at 2^CfgWordW - 1, far above any image); 0 starts a new image, which
-// forgets the previous one's verdict. In the cycle after the last word either cfg_done_o or
-// cfg_error_o is 1 (and stays so until the next image or reset); cfg_error_code_o /
-// cfg_error_word_o say why and where, with the C++ loaders' precedence:
+// Configuration port (torx_pkg::cfg_req_t in, cfg_rsp_t out): the host streams the image word 0
+// first, one word per cycle with cfg_i.valid (gaps allowed), and raises cfg_i.last with the last
+// word. word_o is the index of the word on cfg_i.data (saturating at 2^CfgWordW - 1, far above any
+// image); 0 starts a new image, which forgets the previous one's verdict. In the cycle after the
+// last word either cfg_o.done or cfg_o.error is 1 (and stays so until the next image or reset);
+// cfg_o.code / cfg_o.word say why and where, with the C++ loaders' precedence:
 //   1. (HeaderFirst) the first error, if it lies in a header word (below HeaderWords) before the last;
 //   2. the length (len_ok_i low): CfgErrLength, word = the words seen;
 //   3. the first error, if it lies in a header word;
@@ -19,8 +19,8 @@
 //   5. the first error.
 // rst_ni clears the counter and the verdict.
 //
-// Cycle contract: word_o, cfg_* outputs are registers; word_err_i and len_ok_i are read in the cycle
-// of the word they describe (combinational from cfg_data_i and the unit's registers is fine).
+// Cycle contract: word_o and cfg_o are registers; word_err_i and len_ok_i are read in the cycle
+// of the word they describe (combinational from cfg_i.data and the unit's registers is fine).
 //
 // Parameters:
 //   Checksum     1: the image's words sum to 0 mod 2^32 (the last word is the checksum); 0: no checksum
@@ -40,16 +40,11 @@ module torx_cfg_loader #(
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  input  logic                cfg_valid_i,       // cycle t: cfg_data_i is the next image word
-  input  logic [31:0]         cfg_data_i,
-  input  logic                cfg_last_i,        // cycle t: it is the last word
-  output logic [CfgWordW-1:0] word_o,            // cycle t: index of the word on cfg_data_i
+  input  torx_pkg::cfg_req_t  cfg_i,             // cycle t: the host's word (valid, data, last)
+  output logic [CfgWordW-1:0] word_o,            // cycle t: index of the word on cfg_i.data
   input  logic [ErrW-1:0]     word_err_i,        // cycle t: the unit's verdict on this word (CfgOk: none)
-  input  logic                len_ok_i,          // cycle t, with cfg_last_i: the image has the right length
-  output logic                cfg_done_o,        // from the cycle after the last word: image accepted
-  output logic                cfg_error_o,       // from the cycle after the last word: image refused
-  output logic [CfgWordW-1:0] cfg_error_word_o,  // with cfg_error_o: the word at fault
-  output logic [ErrW-1:0]     cfg_error_code_o   // with cfg_error_o: torx_pkg::cfg_err_e
+  input  logic                len_ok_i,          // cycle t, with cfg_i.last: the image has the right length
+  output torx_pkg::cfg_rsp_t  cfg_o              // registered: the verdict (done, error, word, code)
 );
 
   logic [CfgWordW-1:0] word_q, word_d;          // index of the next word of the current image
@@ -64,8 +59,8 @@ module torx_cfg_loader #(
   // The running sum of the words (a register only with Checksum).
   if (Checksum) begin : gen_sum
     logic [31:0] sum_q, sum_d, sum_all;
-    assign sum_all = (word_q == '0) ? cfg_data_i : sum_q + cfg_data_i;
-    assign sum_d = cfg_valid_i ? sum_all : sum_q;
+    assign sum_all = (word_q == '0) ? cfg_i.data : sum_q + cfg_i.data;
+    assign sum_d = cfg_i.valid ? sum_all : sum_q;
     assign sum_bad = sum_all != 32'd0;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) sum_q <= '0;
@@ -74,7 +69,7 @@ module torx_cfg_loader #(
   end else begin : gen_no_sum
     assign sum_bad = 1'b0;
     logic unused_data;  // without a checksum the loader does not look at the words
-    assign unused_data = ^cfg_data_i;
+    assign unused_data = ^cfg_i.data;
   end
 
   assign err_prev = (word_q == '0) ? ErrW'(torx_pkg::CfgOk) : err_q;
@@ -87,7 +82,7 @@ module torx_cfg_loader #(
     error_d = error_q;
     out_word_d = out_word_q;
     out_code_d = out_code_q;
-    if (cfg_valid_i) begin
+    if (cfg_i.valid) begin
       if (word_q == '0) begin
         // A new image: forget the previous one's verdict.
         done_d = 1'b0;
@@ -99,7 +94,7 @@ module torx_cfg_loader #(
         err_word_d = word_q;
       end
       if (word_q != '1) word_d = word_q + CfgWordW'(1);
-      if (cfg_last_i) begin
+      if (cfg_i.last) begin
         word_d = '0;
         done_d = 1'b0;
         error_d = 1'b1;
@@ -149,10 +144,10 @@ module torx_cfg_loader #(
   end
 
   assign word_o = word_q;
-  assign cfg_done_o = done_q;
-  assign cfg_error_o = error_q;
-  assign cfg_error_word_o = out_word_q;
-  assign cfg_error_code_o = out_code_q;
+  assign cfg_o.done = done_q;
+  assign cfg_o.error = error_q;
+  assign cfg_o.word = out_word_q;
+  assign cfg_o.code = out_code_q;
 
 endmodule
 

@@ -47,6 +47,7 @@
 `include "torx_gossip_pkg.sv"
 `include "torx_input_pipe.sv"
 `include "torx_vc_fifo.sv"
+`include "torx_router_status.sv"
 
 module torx_gossip_router #(
   parameter int unsigned NumDims = 2,
@@ -61,9 +62,9 @@ module torx_gossip_router #(
   parameter int unsigned MaxRules = 32,
   parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
-  localparam int unsigned NumPorts = NumNetPorts + NumLocal,
+  localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
-  localparam int unsigned TotalVcs = NumNetPorts * NetVcs + NumLocal,
+  localparam int unsigned TotalVcs = torx_pkg::total_vcs(NumDims, NumLocal, NetVcs),
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
   localparam int unsigned BaseW = torx_pkg::flit_w(NumDims, CoordW, FlitBytes),
   localparam int unsigned FlitW /*verilator public*/ = BaseW + torx_gossip_pkg::ext_w(NumDims),
@@ -142,13 +143,8 @@ module torx_gossip_router #(
     .clk_i,
     .rst_ni,
     .node_id_i,
-    .cfg_valid_i,
-    .cfg_data_i,
-    .cfg_last_i,
-    .cfg_done_o,
-    .cfg_error_o,
-    .cfg_error_word_o,
-    .cfg_error_code_o,
+    .cfg_i     ({cfg_valid_i, cfg_data_i, cfg_last_i}),
+    .cfg_o     ({cfg_done_o, cfg_error_o, cfg_error_word_o, cfg_error_code_o}),
     .lk_age_i (lk_age),
     .lk_fwd_o (lk_fwd),
     .deliver_o(deliver)
@@ -430,24 +426,27 @@ module torx_gossip_router #(
   logic unused_left;  // the candidates no round considered: none (NumPorts rounds, one each)
   assign unused_left = ^left[NumPorts*NumPorts +: NumPorts];
 
-  // --- status ---
-  logic [BlockedW-1:0] stat_blocked_q;
-  logic route_error_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      gossip_rr_q <= '0;
-      stat_blocked_q <= '0;
-      route_error_q <= 1'b0;
-    end else begin
-      gossip_rr_q <= gossip_rr_d;
-      // Every input with a flit at the front either sends it or waits.
-      stat_blocked_q <= BlockedW'($countones(in_nonempty)) - BlockedW'($countones(in_send));
-      route_error_q <= route_error_q || (|in_bad);
-    end
+    if (!rst_ni) gossip_rr_q <= '0;
+    else gossip_rr_q <= gossip_rr_d;
   end
-  assign stat_blocked_o = stat_blocked_q;
-  assign route_error_o = route_error_q;
-  assign quiescent_o = &in_empty;
+
+  // --- status: every input with a flit at the front either sends it or waits ---
+  torx_router_status #(
+    .NumFronts(NumPorts),
+    .NumPorts (NumPorts),
+    .BlockedW (BlockedW)
+  ) u_status (
+    .clk_i,
+    .rst_ni,
+    .front_i       (in_nonempty),
+    .send_i        (in_send),
+    .error_i       (in_bad),
+    .empty_i       (in_empty),
+    .stat_blocked_o,
+    .route_error_o,
+    .quiescent_o
+  );
 
 `ifndef SYNTHESIS
   initial begin

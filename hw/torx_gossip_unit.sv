@@ -4,7 +4,7 @@
 // one rule lookup per network input port.
 //
 // Configuration port. Before the first flit the host streams the gossip image (torx_gossip_pkg),
-// word 0 first, one word per cycle with cfg_valid_i (gaps allowed), and raises cfg_last_i with the
+// word 0 first, one word per cycle with cfg_i.valid (gaps allowed), and raises cfg_i.last with the
 // last word (the checksum). The loader (the word counter, checksum and verdict of torx_cfg_loader,
 // the decoding here) checks the header (magic, version, dimensions against
 // NumDims, the rule count against MaxRules, the node word against node_id_i, the deliver mask
@@ -39,13 +39,8 @@ module torx_gossip_unit #(
   input  logic                            rst_ni,
   input  logic [31:0]                     node_id_i,         // static: this router's node id
   // Configuration port (any cycle before the first flit).
-  input  logic                            cfg_valid_i,       // cycle t: cfg_data_i is the next image word
-  input  logic [31:0]                     cfg_data_i,
-  input  logic                            cfg_last_i,        // cycle t: it is the last word
-  output logic                            cfg_done_o,        // from the cycle after the last word: accepted
-  output logic                            cfg_error_o,       // from the cycle after the last word: refused
-  output logic [CfgWordW-1:0]             cfg_error_word_o,  // with cfg_error_o: the word at fault
-  output logic [torx_pkg::CfgErrW-1:0]    cfg_error_code_o,  // with cfg_error_o: torx_gossip_pkg::GossipErr*
+  input  torx_pkg::cfg_req_t              cfg_i,             // the host's image words (torx_cfg_loader)
+  output torx_pkg::cfg_rsp_t              cfg_o,             // registered: the loader's verdict
   // Lookups, combinational.
   input  logic [NumNetPorts*AgeW-1:0]     lk_age_i,          // cycle t: age of the packet at network input l
   output logic [NumNetPorts*NumNetPorts-1:0] lk_fwd_o,       // cycle t: its network outputs (bit per port)
@@ -63,7 +58,7 @@ module torx_gossip_unit #(
   logic [NumNetPorts-1:0] deliver_q;
 
   // --- loader: the word counter, checksum and verdict are torx_cfg_loader's; the decoding here ---
-  logic [CfgWordW-1:0] word_q;          // index of the word on cfg_data_i (torx_cfg_loader)
+  logic [CfgWordW-1:0] word_q;          // index of the word on cfg_i.data (torx_cfg_loader)
   logic [23:0] rules_q;                 // R from word 2
 
   // The word arriving now, decoded.
@@ -87,16 +82,11 @@ module torx_gossip_unit #(
   ) u_cfg_loader (
     .clk_i,
     .rst_ni,
-    .cfg_valid_i,
-    .cfg_data_i,
-    .cfg_last_i,
+    .cfg_i,
     .word_o    (word_q),
     .word_err_i(w_err ? w_code : ErrW'(torx_pkg::CfgOk)),
     .len_ok_i  (32'(word_q) >= 3 && 32'(word_q) == last_idx),
-    .cfg_done_o,
-    .cfg_error_o,
-    .cfg_error_word_o,
-    .cfg_error_code_o
+    .cfg_o
   );
 
   // The error of the word arriving now.
@@ -104,31 +94,31 @@ module torx_gossip_unit #(
     w_err = 1'b0;
     w_code = torx_gossip_pkg::GossipErrLength;
     if (32'(word_q) == 0) begin
-      w_err = cfg_data_i != torx_gossip_pkg::GossipMagic;
+      w_err = cfg_i.data != torx_gossip_pkg::GossipMagic;
       w_code = torx_gossip_pkg::GossipErrMagic;
     end else if (32'(word_q) == 1) begin
-      w_err = cfg_data_i != torx_gossip_pkg::GossipVersion;
+      w_err = cfg_i.data != torx_gossip_pkg::GossipVersion;
       w_code = torx_gossip_pkg::GossipErrVersion;
     end else if (32'(word_q) == 2) begin
-      w_err = 32'(cfg_data_i[7:0]) != NumDims || 32'(cfg_data_i[31:8]) > MaxRules;
-      w_code = (32'(cfg_data_i[7:0]) != NumDims) ? torx_gossip_pkg::GossipErrDims
+      w_err = 32'(cfg_i.data[7:0]) != NumDims || 32'(cfg_i.data[31:8]) > MaxRules;
+      w_code = (32'(cfg_i.data[7:0]) != NumDims) ? torx_gossip_pkg::GossipErrDims
                                                    : torx_gossip_pkg::GossipErrRules;
     end else if (32'(word_q) == 3) begin
-      w_err = cfg_data_i != node_id_i;
+      w_err = cfg_i.data != node_id_i;
       w_code = torx_gossip_pkg::GossipErrNode;
     end else if (32'(word_q) == 4) begin
-      w_err = (cfg_data_i >> NumNetPorts) != '0;
+      w_err = (cfg_i.data >> NumNetPorts) != '0;
       w_code = torx_gossip_pkg::GossipErrMask;
     end else if (in_rules && rule_first) begin
-      if (cfg_data_i[31:16] != '0) begin
+      if (cfg_i.data[31:16] != '0) begin
         w_err = 1'b1;
         w_code = torx_gossip_pkg::GossipErrReserved;
-      end else if (32'(cfg_data_i[7:0]) >= NumNetPorts || 32'(cfg_data_i[15:8]) >= NumNetPorts) begin
+      end else if (32'(cfg_i.data[7:0]) >= NumNetPorts || 32'(cfg_i.data[15:8]) >= NumNetPorts) begin
         w_err = 1'b1;
         w_code = torx_gossip_pkg::GossipErrPort;
       end
     end else if (in_rules) begin
-      w_err = cfg_data_i[15:0] == '0 || cfg_data_i[15:0] > cfg_data_i[31:16];
+      w_err = cfg_i.data[15:0] == '0 || cfg_i.data[15:0] > cfg_i.data[31:16];
       w_code = torx_gossip_pkg::GossipErrWindow;
     end
   end
@@ -139,16 +129,16 @@ module torx_gossip_unit #(
       rules_q <= '0;
       rule_valid_q <= '0;
       deliver_q <= '0;
-    end else if (cfg_valid_i) begin
-      if (32'(word_q) == 2) rules_q <= cfg_data_i[31:8];
-      if (32'(word_q) == 4) deliver_q <= NumNetPorts'(cfg_data_i);
+    end else if (cfg_i.valid) begin
+      if (32'(word_q) == 2) rules_q <= cfg_i.data[31:8];
+      if (32'(word_q) == 4) deliver_q <= NumNetPorts'(cfg_i.data);
       if (in_rules && 32'(rule_idx) < MaxRules) begin
         if (rule_first) begin
-          rule_in_q[rule_idx*NetPortW +: NetPortW] <= NetPortW'(cfg_data_i[7:0]);
-          rule_out_q[rule_idx*NetPortW +: NetPortW] <= NetPortW'(cfg_data_i[15:8]);
+          rule_in_q[rule_idx*NetPortW +: NetPortW] <= NetPortW'(cfg_i.data[7:0]);
+          rule_out_q[rule_idx*NetPortW +: NetPortW] <= NetPortW'(cfg_i.data[15:8]);
         end else begin
-          rule_hmin_q[rule_idx*AgeW +: AgeW] <= cfg_data_i[15:0];
-          rule_hmax_q[rule_idx*AgeW +: AgeW] <= cfg_data_i[31:16];
+          rule_hmin_q[rule_idx*AgeW +: AgeW] <= cfg_i.data[15:0];
+          rule_hmax_q[rule_idx*AgeW +: AgeW] <= cfg_i.data[31:16];
           rule_valid_q[rule_idx] <= 1'b1;
         end
       end

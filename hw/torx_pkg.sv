@@ -53,6 +53,24 @@ package torx_pkg;
     flit_w = SideW + num_dims + num_dims * coord_w + 8 * flit_bytes;
   endfunction
 
+  // --- router sizes (N dimensions, K local ports, C x V VCs per network port, L lanes per VC) -------
+  // Ports: 2N network + K local.
+  function automatic int unsigned num_ports(input int unsigned num_dims, input int unsigned num_local);
+    num_ports = 2 * num_dims + num_local;
+  endfunction
+
+  // VCs of the whole router: C x V on each network port, one on each local port.
+  function automatic int unsigned total_vcs(input int unsigned num_dims, input int unsigned num_local,
+                                            input int unsigned net_vcs);
+    total_vcs = 2 * num_dims * net_vcs + num_local;
+  endfunction
+
+  // Lanes (VC x priority level) of the whole router.
+  function automatic int unsigned total_lanes(input int unsigned num_dims, input int unsigned num_local,
+                                              input int unsigned net_vcs, input int unsigned levels);
+    total_lanes = total_vcs(num_dims, num_local, net_vcs) * levels;
+  endfunction
+
   // Bits to index `n` things, at least 1 (a one-entry index is a constant-zero bit).
   function automatic int unsigned clog2w(input int unsigned n);
     clog2w = (n <= 1) ? 1 : $clog2(n);
@@ -81,7 +99,21 @@ package torx_pkg;
   // Words are counted from 0 on CfgWordW bits (saturating): 65535 words is far above any image.
   localparam int unsigned CfgWordW = 16;
   localparam int unsigned CfgErrW = 4;
-  // Why an image was refused (cfg_error_code_o); the word is in cfg_error_word_o.
+  // The port between a unit and its loader (torx_cfg_loader): the host's word stream in, the verdict
+  // out. The Verilated tops (torx_router, torx_gossip_router, torx_barrier) keep it as flat cfg_*
+  // ports, the names the C++ harness drives (hw/verilated_harness.hpp), and pack it for their unit.
+  typedef struct packed {
+    logic        valid;  // cycle t: data is the next image word (gaps allowed)
+    logic [31:0] data;
+    logic        last;   // cycle t: it is the image's last word
+  } cfg_req_t;
+  typedef struct packed {
+    logic                done;   // from the cycle after the last word: image accepted
+    logic                error;  // from the cycle after the last word: image refused ...
+    logic [CfgWordW-1:0] word;   // ... at this word ...
+    logic [CfgErrW-1:0]  code;   // ... for this reason (cfg_err_e; gossip: torx_gossip_pkg::GossipErr*)
+  } cfg_rsp_t;
+  // Why an image was refused (cfg_rsp_t.code); the word is in cfg_rsp_t.word.
   typedef enum logic [CfgErrW-1:0] {
     CfgOk          = 4'd0,
     CfgErrLength   = 4'd1,   // cfg_last_i on a word that is not the image's last (word = words seen)

@@ -44,6 +44,7 @@
 //   Mutant          0: none; 1..5: the deliberate bugs of docs/rtl.md, "Mutants", for the
 //                   co-simulation's proof (a separate build each)
 `include "torx_pkg.sv"
+`include "torx_router_status.sv"
 
 module torx_router #(
   parameter int unsigned NumDims = 2,
@@ -58,9 +59,9 @@ module torx_router #(
   parameter int unsigned PriorityReserve = 1,
   parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
-  localparam int unsigned NumPorts = NumNetPorts + NumLocal,
+  localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
-  localparam int unsigned TotalVcs = NumNetPorts * NetVcs + NumLocal,
+  localparam int unsigned TotalVcs = torx_pkg::total_vcs(NumDims, NumLocal, NetVcs),
   localparam int unsigned TotalLanes = TotalVcs * PriorityLevels,
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
   localparam int unsigned FlitW /*verilator public*/ = torx_pkg::flit_w(NumDims, CoordW, FlitBytes),
@@ -149,13 +150,8 @@ module torx_router #(
     .clk_i,
     .rst_ni,
     .node_id_i,
-    .cfg_valid_i,
-    .cfg_data_i,
-    .cfg_last_i,
-    .cfg_done_o,
-    .cfg_error_o,
-    .cfg_error_word_o,
-    .cfg_error_code_o,
+    .cfg_i     ({cfg_valid_i, cfg_data_i, cfg_last_i}),
+    .cfg_o     ({cfg_done_o, cfg_error_o, cfg_error_word_o, cfg_error_code_o}),
     .lk_dest_i (lk_dest),
     .lk_neg_i  (lk_neg),
     .lk_start_i(lk_start),
@@ -340,21 +336,21 @@ module torx_router #(
   );
 
   // --- status ---
-  logic [BlockedW-1:0] stat_blocked_q;
-  logic route_error_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      stat_blocked_q <= '0;
-      route_error_q <= 1'b0;
-    end else begin
-      // Every lane with a flit at the front either sends it (one per winning input port) or waits.
-      stat_blocked_q <= BlockedW'($countones(ivc_nonempty)) - BlockedW'($countones(sa_in_win));
-      route_error_q <= route_error_q || (|in_route_error);
-    end
-  end
-  assign stat_blocked_o = stat_blocked_q;
-  assign route_error_o = route_error_q;
-  assign quiescent_o = &in_empty;
+  torx_router_status #(
+    .NumFronts(TotalLanes),
+    .NumPorts (NumPorts),
+    .BlockedW (BlockedW)
+  ) u_status (
+    .clk_i,
+    .rst_ni,
+    .front_i       (ivc_nonempty),
+    .send_i        (sa_in_win),
+    .error_i       (in_route_error),
+    .empty_i       (in_empty),
+    .stat_blocked_o,
+    .route_error_o,
+    .quiescent_o
+  );
 
 `ifndef SYNTHESIS
   initial begin

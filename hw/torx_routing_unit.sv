@@ -3,8 +3,8 @@
 // the image loader behind the configuration port, the table RAM, and one lookup per input port.
 //
 // Configuration port. Before the first flit the host streams the routing image of
-// docs/routing-tables.md, word 0 first, one word per cycle with cfg_valid_i (gaps allowed), and
-// raises cfg_last_i with the last word (the checksum). The loader (the word counter, checksum and
+// docs/routing-tables.md, word 0 first, one word per cycle with cfg_i.valid (gaps allowed), and
+// raises cfg_i.last with the last word (the checksum). The loader (the word counter, checksum and
 // verdict of torx_cfg_loader, the decoding here) checks the header (magic, version,
 // shape word against NumDims / NumClasses / NumLocal, node word against node_id_i, radices between
 // 1 and MaxRadix), every entry (bits 31:16 zero, port below 2*NumDims or skip/invalid, class below
@@ -44,7 +44,7 @@ module torx_routing_unit #(
   parameter int unsigned MaxRadix = 64,
   parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
-  localparam int unsigned NumPorts = NumNetPorts + NumLocal,
+  localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
   localparam int unsigned PortW = torx_pkg::clog2w(NumPorts),
   localparam int unsigned ClassW = torx_pkg::clog2w(NumClasses),
@@ -56,13 +56,8 @@ module torx_routing_unit #(
   input  logic                             rst_ni,
   input  logic [31:0]                      node_id_i,         // static: this router's node id
   // Configuration port (any cycle before the first flit).
-  input  logic                             cfg_valid_i,       // cycle t: cfg_data_i is the next image word
-  input  logic [31:0]                      cfg_data_i,
-  input  logic                             cfg_last_i,        // cycle t: it is the last word
-  output logic                             cfg_done_o,        // from the cycle after the last word: image accepted
-  output logic                             cfg_error_o,       // from the cycle after the last word: image refused
-  output logic [CfgWordW-1:0]              cfg_error_word_o,  // with cfg_error_o: the word at fault
-  output logic [torx_pkg::CfgErrW-1:0]     cfg_error_code_o,  // with cfg_error_o: torx_pkg::cfg_err_e
+  input  torx_pkg::cfg_req_t               cfg_i,             // the host's image words (torx_cfg_loader)
+  output torx_pkg::cfg_rsp_t               cfg_o,             // registered: the loader's verdict
   // Lookups, combinational: header fields of the flit entering input port l's buffer in cycle t.
   input  logic [NumPorts*NumDims*CoordW-1:0] lk_dest_i,       // cycle t: destination coordinates
   input  logic [NumPorts*NumDims-1:0]      lk_neg_i,          // cycle t: neg_mask
@@ -86,7 +81,7 @@ module torx_routing_unit #(
   // ---------------------------------------------------------------------------------------------
   // Loader: the word counter, checksum and verdict are torx_cfg_loader's; the decoding is here
   // ---------------------------------------------------------------------------------------------
-  logic [CfgWordW-1:0] word_q;                     // index of the word on cfg_data_i (torx_cfg_loader)
+  logic [CfgWordW-1:0] word_q;                     // index of the word on cfg_i.data (torx_cfg_loader)
   logic radix_err_q, radix_err_d;                  // a radix word was refused: the length is unknown
   logic [NumDims*RadixW-1:0] radix_q, radix_d;
   logic [CfgWordW-1:0] end_word_q, end_word_d;     // index of the checksum word
@@ -117,16 +112,11 @@ module torx_routing_unit #(
   ) u_cfg_loader (
     .clk_i,
     .rst_ni,
-    .cfg_valid_i,
-    .cfg_data_i,
-    .cfg_last_i,
+    .cfg_i,
     .word_o    (word_q),
     .word_err_i(cur_err),
     .len_ok_i  (len_ok),
-    .cfg_done_o,
-    .cfg_error_o,
-    .cfg_error_word_o,
-    .cfg_error_code_o
+    .cfg_o
   );
 
   always_comb begin
@@ -150,13 +140,13 @@ module torx_routing_unit #(
     in_entries = (word_q >= CfgWordW'(torx_pkg::RouteHeaderWords + NumDims)) && !entries_done_q &&
                  !radix_err_q;
     cur_radix = radix_q[dim_q*RadixW +: RadixW];
-    e_port = cfg_data_i[7:0];
-    e_class = cfg_data_i[15:8];
-    dims = cfg_data_i[7:0];
-    dl = cfg_data_i[15:8];
-    oc = cfg_data_i[23:16];
+    e_port = cfg_i.data[7:0];
+    e_class = cfg_i.data[15:8];
+    dims = cfg_i.data[7:0];
+    dl = cfg_i.data[15:8];
+    oc = cfg_i.data[23:16];
 
-    if (cfg_valid_i) begin
+    if (cfg_i.valid) begin
       if (word_q == '0) begin
         // A new image: forget the previous one's decoding state.
         radix_err_d = 1'b0;
@@ -168,28 +158,28 @@ module torx_routing_unit #(
       end
       // --- checks and decoding of the current word ---
       if (word_q == CfgWordW'(0)) begin
-        if (cfg_data_i != torx_pkg::RouteMagic) cur_err = torx_pkg::CfgErrMagic;
+        if (cfg_i.data != torx_pkg::RouteMagic) cur_err = torx_pkg::CfgErrMagic;
       end else if (word_q == CfgWordW'(1)) begin
-        if (cfg_data_i != torx_pkg::RouteVersion) cur_err = torx_pkg::CfgErrVersion;
+        if (cfg_i.data != torx_pkg::RouteVersion) cur_err = torx_pkg::CfgErrVersion;
       end else if (word_q == CfgWordW'(2)) begin
         if (32'(dims) != NumDims) cur_err = torx_pkg::CfgErrDims;
         else if (dl != 8'd1 && dl != 8'd2) cur_err = torx_pkg::CfgErrDateline;
         else if (oc == 8'd0 || 32'(oc) > NumDims) cur_err = torx_pkg::CfgErrOrder;
-        else if (32'(dl) * 32'(oc) != NumClasses || cfg_data_i[24] != (NumLocal > 1))
+        else if (32'(dl) * 32'(oc) != NumClasses || cfg_i.data[24] != (NumLocal > 1))
           cur_err = torx_pkg::CfgErrShape;
         two_dl_d = (dl == 8'd2);
         order_max_d = DimW'(oc - 8'd1);
       end else if (word_q == CfgWordW'(3)) begin
-        if (cfg_data_i != node_id_i) cur_err = torx_pkg::CfgErrNode;
+        if (cfg_i.data != node_id_i) cur_err = torx_pkg::CfgErrNode;
       end else if (in_radix) begin
-        if (cfg_data_i == 32'd0 || cfg_data_i > 32'(MaxRadix)) begin
+        if (cfg_i.data == 32'd0 || cfg_i.data > 32'(MaxRadix)) begin
           cur_err = torx_pkg::CfgErrRadix;
           radix_err_d = 1'b1;
         end
-        radix_d[radix_dim*RadixW +: RadixW] = RadixW'(cfg_data_i);
-        end_word_d = end_word_q + CfgWordW'({cfg_data_i[CfgWordW-2:0], 1'b0});
+        radix_d[radix_dim*RadixW +: RadixW] = RadixW'(cfg_i.data);
+        end_word_d = end_word_q + CfgWordW'({cfg_i.data[CfgWordW-2:0], 1'b0});
       end else if (in_entries) begin
-        if (cfg_data_i[31:16] != 16'd0) cur_err = torx_pkg::CfgErrReserved;
+        if (cfg_i.data[31:16] != 16'd0) cur_err = torx_pkg::CfgErrReserved;
         else if (e_port != torx_pkg::RouteSkip && e_port != torx_pkg::RouteInvalid &&
                  32'(e_port) >= NumNetPorts) cur_err = torx_pkg::CfgErrPort;
         else if (e_class >= (two_dl_q ? 8'd2 : 8'd1)) cur_err = torx_pkg::CfgErrClass;

@@ -34,10 +34,9 @@ module torx_sw_alloc #(
   parameter int unsigned PriorityLevels = 1,
   parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
-  localparam int unsigned NumPorts = NumNetPorts + NumLocal,
+  localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
-  localparam int unsigned TotalVcs = NumNetPorts * NetVcs + NumLocal,
-  localparam int unsigned TotalLanes = TotalVcs * PriorityLevels,
+  localparam int unsigned TotalLanes = torx_pkg::total_lanes(NumDims, NumLocal, NetVcs, PriorityLevels),
   localparam int unsigned PortW = torx_pkg::clog2w(NumPorts),
   localparam int unsigned LaneIdxW = torx_pkg::clog2w(NetVcs * PriorityLevels),
   localparam int unsigned PtrW = (PriorityLevels == 1) ? LaneIdxW : torx_pkg::clog2w(NetVcs * PriorityLevels + 1)

@@ -36,7 +36,7 @@ module torx_vc_alloc #(
   parameter int unsigned PriorityLevels = 1,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
-  localparam int unsigned TotalVcs = NumNetPorts * NetVcs + NumLocal,
+  localparam int unsigned TotalVcs = torx_pkg::total_vcs(NumDims, NumLocal, NetVcs),
   localparam int unsigned TotalLanes = TotalVcs * PriorityLevels,
   localparam int unsigned PortW = torx_pkg::clog2w(NumNetPorts + NumLocal),
   localparam int unsigned ClassW = torx_pkg::clog2w(NumClasses),
