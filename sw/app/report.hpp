@@ -61,6 +61,18 @@ struct GossipHwFigures {
   uint64_t steps_equivalent = 0;  // steps of the schedule-driven run (each a startup per sending node)
 };
 
+// `torx stats --sync local`: the local synchronization derived for the schedule and which of its
+// signals are needed (sw/core/sync_plan.hpp, docs/sync-study.md): "local_sync" in the JSON.
+struct LocalSyncFigures {
+  uint64_t boundaries = 0;      // marked boundaries (epochs - 1)
+  uint64_t pairs = 0;           // colliding message pairs across a boundary (m1 must end before m2 starts)
+  uint64_t signals = 0;         // null messages --sync local sends (after its own reduction)
+  uint64_t local_waits = 0;     // signaller = waiter: a wait for the node's own receives, no message
+  uint64_t needed = 0;          // signals no other ordering implies (an irreducible subset)
+  uint64_t implied = 0;         // signals implied by the needed ones, program order and the data
+  uint64_t data_orderings = 0;  // orderings from blocks forwarded (a send waits for the block)
+};
+
 struct RunReport {
   std::string algorithm;
   std::string origin;            // "generated" or the schedule file
@@ -81,6 +93,7 @@ struct RunReport {
   SimFigures sim;
   std::optional<CycleFigures> cycle_model;
   std::optional<GossipHwFigures> gossip_hw;
+  std::optional<LocalSyncFigures> local_sync;
 };
 
 std::string report_json(const RunReport& r, int indent = 2);

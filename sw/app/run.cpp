@@ -16,6 +16,7 @@
 #include "core/forwarding_table.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
+#include "core/sync_plan.hpp"
 
 namespace torx::app {
 
@@ -150,7 +151,9 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   smo.memory_limit_bytes = memory_limit.bytes;
   sw::StepModel step_model(topo, smo);
   // A back end needs the whole schedule in memory (it programs every node before the run).
-  const bool whole = req.model != ModelKind::kStep;
+  // (`torx stats --sync local` derives the local synchronization from the whole schedule too.)
+  const bool local_sync = req.count_only && req.sync == sw::SyncMode::kLocal;
+  const bool whole = req.model != ModelKind::kStep || local_sync;
   sw::Schedule schedule;
   sw::TeeSink both({&step_model, &schedule});
   StepProgressSink sink(whole ? static_cast<sw::ScheduleSink&>(both) : step_model, hooks.step_progress);
@@ -191,7 +194,13 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   rep.cost = req.cost;
   rep.seed = req.seed;
   rep.steps = step_model.result();
-  if (!whole) {
+  if (local_sync) {
+    const sw::LocalSyncPlan plan = sw::derive_local_sync(schedule, topo, rep.ports);
+    const sw::SyncReduction red = sw::reduce_local_sync(plan, schedule, topo, memory_limit.bytes);
+    rep.local_sync = LocalSyncFigures{plan.boundaries, plan.pairs.size(),   plan.signals.size(), plan.local_waits.size(),
+                                      red.kept.size(), red.implied.size(), red.data_orderings};
+  }
+  if (req.model == ModelKind::kStep) {
     if (rep.checked) rep.check = sw::check_delivery(step_model);
     rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   } else {
