@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -195,8 +196,16 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   rep.seed = req.seed;
   rep.steps = step_model.result();
   if (local_sync) {
+    // The analysis visits every block of every message once (the forwarding orderings): bounded here.
+    constexpr uint64_t kMaxTransfers = uint64_t{1} << 27;
+    if (rep.steps.block_transfers > kMaxTransfers)
+      throw sw::InputError(fmt::format("--sync local: the schedule moves {} blocks, more than the local-sync analysis "
+                                       "of `torx stats` takes ({}): try a smaller torus",
+                                       rep.steps.block_transfers, kMaxTransfers));
     const sw::LocalSyncPlan plan = sw::derive_local_sync(schedule, topo, rep.ports);
-    const sw::SyncReduction red = sw::reduce_local_sync(plan, schedule, topo, memory_limit.bytes);
+    // Its reachability sets grow with messages x pairs: capped so that it answers in minutes, not hours.
+    const sw::SyncReduction red =
+        sw::reduce_local_sync(plan, schedule, topo, std::min<uint64_t>(memory_limit.bytes, uint64_t{512} << 20));
     rep.local_sync = LocalSyncFigures{plan.boundaries, plan.pairs.size(),   plan.signals.size(), plan.local_waits.size(),
                                       red.kept.size(), red.implied.size(), red.data_orderings};
   }

@@ -273,7 +273,7 @@ SyncReduction reduce_local_sync(const LocalSyncPlan& plan, const Schedule& sched
   const size_t words = (nsources + 63) / 64;
   if (uint64_t{nevents} * words * 8 > max_bytes)
     throw InputError(fmt::format("analysing the local synchronization of {} messages needs {} MiB of reachability "
-                                 "sets, more than {} MiB",
+                                 "sets, more than {} MiB: try a smaller torus",
                                  nmsg, uint64_t{nevents} * words * 8 >> 20, max_bytes >> 20));
   std::vector<uint64_t> reach(static_cast<size_t>(nevents) * words, 0);
   std::vector<int32_t> store_source(nevents, -1);
