@@ -118,7 +118,8 @@ def main():
                 c = doc["cycle_model"]
                 rows.append({"algorithm": algo, "topology": topo, "nodes": doc["topology"]["nodes"],
                              "phases": meta[(algo, topo)]["phases"], "ts": ts, "mode": mode, "levels": k,
-                             "depth": d, "cycles": doc["cycles"], "steps": doc["steps"],
+                             "depth": d, "throttle_depth": (k - 1) * r + loop if mode == "priority" else "",
+                             "cycles": doc["cycles"], "steps": doc["steps"],
                              "preemptions": c.get("preemptions", 0), "preempted_cycles": c.get("preempted_cycles", 0),
                              "blocked_cycles": c["blocked_cycles"], "barriers": c["barriers"]})
     sc.write_csv(os.path.join(out, "runs.csv"), rows)
