@@ -88,6 +88,19 @@ def prose(parts):
     return "\n".join(wrap(p) if p else "" for p in parts)
 
 
+def pyplot():
+    """matplotlib.pyplot without a display, or None (with a note) where python3-matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        print("matplotlib is not installed: no plots (python3-matplotlib; run the script with /usr/bin/python3)",
+              file=sys.stderr)
+        return None
+
+
 def topo_name(algo, topo):
     return f"ring of {topo}" if algo == "ring" else f"{algo} {topo}"
 
@@ -399,13 +412,8 @@ def sync_signals(rows):
 
 
 def sync_plots(rows, out_dir):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no plots (python3-matplotlib; run the script with /usr/bin/python3)",
-              file=sys.stderr)
+    plt = pyplot()
+    if not plt:
         return
     by = {(r["algorithm"], str(r["topology"]), r["ts"], r["block_bytes"], r["mode"]): r for r in rows}
     labels = [m for m in SYNC_MODES if any(k[4] == m for k in by)]
@@ -693,12 +701,8 @@ def priority_findings(rows, a):
 
 
 def priority_plot(rows, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("python3-matplotlib missing: no plot", file=sys.stderr)
+    plt = pyplot()
+    if not plt:
         return
     g = Prio(rows)
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2), sharey=True)
@@ -852,12 +856,8 @@ def gossip_area(a, source):
 
 
 def gossip_plot(rows, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("python3-matplotlib missing: no plot", file=sys.stderr)
+    plt = pyplot()
+    if not plt:
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, algo in zip(axes, ("ms-hc", "ms-one")):
