@@ -133,6 +133,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"stats_bad_schedule", "torx-schedule 1\n", "stats --schedule {F} --topo 3", "lacks the required field"},
         BadCase{"reproduce_unknown_paper", "", "reproduce nobody", "unknown paper"},
         BadCase{"missing_topo", "", "run direct", "--topo"},
+        // Issue 21: the step model has no synchronization; --sync other than the default is refused
+        // (it was written into the document).
+        BadCase{"step_model_sync", "", "run ring --topo 8 --sync local",
+                "--sync local: the step model has no synchronization"},
+        BadCase{"stats_sync", "", "stats ring --topo 8 --sync none", "--sync none: the step model has no synchronization"},
+        BadCase{"check_sync", kGood, "check --schedule {F} --topo 3 --sync priority",
+                "--sync priority: the step model has no synchronization"},
         // Issue 17, item 1: the tracking estimate of a 4096x4096 gossip of 65536 pieces wrapped to 0 (exit 139).
         BadCase{"gossip_estimate_overflows_run", kHugeGossip, "run --schedule {F} --topo 4096x4096",
                 "cannot track this allgather on the 4096x4096 torus with pieces 65536"},
@@ -382,6 +389,10 @@ TEST(Cli, StatsWithLocalSyncReportsTheNeededSignals) {
   EXPECT_NE(t.out.find("19 signals needed, 1 implied by the others"), std::string::npos) << t.out;
   const auto plain = run_torx("stats ring --topo 32 --json -");
   EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("local_sync"));
+  // The other modes are run modes: the step model refuses them, naming what stats takes.
+  const auto prio = run_torx("stats ring --topo 32 --sync priority");
+  EXPECT_EQ(prio.code, 2);
+  EXPECT_NE(prio.err.find("torx stats takes --sync local"), std::string::npos) << prio.err;
 }
 
 // Issue 17, item 17: `torx list` wraps at the terminal's width (COLUMNS, else 100 columns).
