@@ -11,7 +11,8 @@ phases". Factors, for ring (2^5 .. 2^9), t4 (16x16, 32x32), t1 (16x16), c1 and c
   levels K        2, 4, and P (one level per phase: the schedule's distinct priorities)
   buffer depth D  8 (the default), 17, and D_K = (K - 1) r + L + P_r + Lc, the depth at which the
                   throttle leaves the lowest level the credit loop's slots (full throughput;
-                  docs/timing-contract.md; r = priority_reserve, 7 for K = 4 with the defaults)
+                  docs/timing-contract.md; r = priority_reserve: D_4 = 7 with the defaults r = 1,
+                  L + P_r + Lc = 4)
   t_s             10, 100, 1000 cycles
 
 `--sync priority` runs every (K, D) with D > (K - 1) r (a smaller D leaves the lowest level no slot and
@@ -128,9 +129,10 @@ def main():
                   for s in skipped],
                  ["algorithm", "topology", "step_model_cycles_ts100", "router_cycles"])
     import doc_studies
-    with open(os.path.join(out, "tables.md"), "w") as f:
-        f.write(doc_studies.priority_tables(doc_studies.read_csv(os.path.join(out, "runs.csv")),
-                                            doc_studies.read_csv(os.path.join(out, "skipped.csv")), extra) + "\n")
+    if not a.update_docs:  # the document holds the tables
+        with open(os.path.join(out, "tables.md"), "w") as f:
+            f.write(doc_studies.priority_tables(doc_studies.read_csv(os.path.join(out, "runs.csv")),
+                                                doc_studies.read_csv(os.path.join(out, "skipped.csv")), extra) + "\n")
     doc_studies.priority_plot(doc_studies.read_csv(os.path.join(out, "runs.csv")), os.path.join(out, "priority.png"))
     if a.update_docs:
         sc.render_docs("priority")

@@ -126,8 +126,9 @@ def write_outputs(out, results, skipped, extra):
     import doc_studies
     rows = doc_studies.read_csv(os.path.join(out, "runs.csv"))
     skipped = doc_studies.read_csv(os.path.join(out, "skipped.csv"))
-    with open(os.path.join(out, "tables.md"), "w") as f:
-        f.write(doc_studies.sync_tables(rows, skipped, extra) + "\n")
+    if not a.update_docs:  # the document holds the tables
+        with open(os.path.join(out, "tables.md"), "w") as f:
+            f.write(doc_studies.sync_tables(rows, skipped, extra) + "\n")
     doc_studies.sync_plots(rows, out)
 
 
