@@ -112,9 +112,17 @@ PART = {"torx_input_unit": "input units", "torx_vc_alloc": "VC allocator", "torx
         "torx_crossbar": "crossbar"}
 
 
+# The configurations these documents quote, by the names of docs/area-figures.csv, and the names
+# scripts/synth.sh's table gives the same routers (torx.area/2); need() takes whichever the data has.
+AREA_ALIASES = {"r2d_v1_d8": ["r2d"], "r2d_v1_d8_k2": ["r2d_k2"], "r2d_v1_d8_k4": ["r2d_k4"],
+                "g2d_all_d8": ["g2d"], "g3d_all_d8": ["g3d"], "r2d_all_v1_d8": ["r2d_all_f16"],
+                "r3d_all_v1_d8": ["r3d_all_f16"], "barrier_2d": ["b2"], "barrier_3d": ["b3"]}
+AREA_FILE = None  # --area FILE: read this torx.area document instead of docs/
+
+
 def area():
-    """({config: {module: {"cells", "flops", "um2"?}}}, where the figures come from)."""
-    for rel in AREA_JSON:
+    """({config: {module: {"cells", "flops", "um2"?, "torx"?}}}, where the figures come from)."""
+    for rel in ([AREA_FILE] if AREA_FILE else AREA_JSON):
         path = os.path.join(ROOT, rel)
         if not os.path.exists(path):
             continue
@@ -125,15 +133,17 @@ def area():
             cfg = m["params"]["config"]
             mods = out.setdefault(cfg, {})
             key = "router" if not mods else PART.get(m["name"], m["name"])  # the first entry is the top
-            e = {"cells": m["cells"], "flops": m["flops"]}
+            e = {"cells": m["cells"], "flops": m["flops"], "config": cfg}
             for k in ("um2", "area_um2"):
                 if k in m:
                     e["um2"] = m[k]
+            if "torx" in m:
+                e["torx"] = m["torx"]  # the configuration as torx options (scripts/synth.sh's table)
             mods[key] = e
         return out, f"`{rel}`, written by `scripts/synth.sh`"
     out = {}
     for r in read_csv(os.path.join(ROOT, AREA_CSV)):
-        out.setdefault(r["config"], {})[r["module"]] = {"cells": r["cells"], "flops": r["flops"]}
+        out.setdefault(r["config"], {})[r["module"]] = {"cells": r["cells"], "flops": r["flops"], "config": r["config"]}
     return out, (f"`{AREA_CSV}`: `docs/area.md`'s yosys generic cells, copied until `scripts/synth.sh` writes a "
                  "data file")
 
@@ -144,9 +154,18 @@ def cf(e):
 
 
 def need(a, cfg, mod="router"):
-    if cfg not in a or mod not in a[cfg]:
-        raise Unsupported(f"the area data has no {mod} of {cfg}")
-    return a[cfg][mod]
+    for name in [cfg] + AREA_ALIASES.get(cfg, []):
+        if name in a and mod in a[name]:
+            return a[name][mod]
+    raise Unsupported(f"the area data has no {mod} of {cfg}")
+
+
+def configs(a, cfgs, words):
+    """What the configurations are: as the area data gives them (torx options), else WORDS."""
+    opts = [need(a, c).get("torx") for c in cfgs]
+    if all(opts):
+        return "; ".join(f"`{o}`" for o in opts)
+    return words
 
 
 # --- the synchronization study ------------------------------------------------------------------
@@ -462,13 +481,14 @@ def sync_plots(rows, out_dir):
 def priority_area(a, source):
     plain, k2, k4 = need(a, "r2d_v1_d8"), need(a, "r2d_v1_d8_k2"), need(a, "r2d_v1_d8_k4")
     parts = ["input units", "VC allocator", "switch allocator", "output units"]
-    md = [wrap(f"Area ({source}; cells / flip-flops, 2D, V = 1, D = 8, 16-byte flits):"), "",
+    cfgs = configs(a, ["r2d_v1_d8", "r2d_v1_d8_k2", "r2d_v1_d8_k4"], "2D, V = 1, D = 8, 16-byte flits")
+    md = [wrap(f"Area ({source}; cells / flip-flops; {cfgs}):"), "",
           "| router | K | **router** | " + " | ".join(parts) + " |",
           "|---|---:|---:|" + "---:|" * len(parts)]
     for name, cfg, k in (("plain", "r2d_v1_d8", 1), ("priority", "r2d_v1_d8_k2", 2), ("priority", "r2d_v1_d8_k4", 4)):
         r = need(a, cfg)
         grow = "" if k == 1 else f" (+{100 * (r['cells'] / plain['cells'] - 1):.0f} % / +{100 * (r['flops'] / plain['flops'] - 1):.1f} %)"
-        md.append(f"| {name} (`{cfg}`) | {k} | **{cf(r)}**{grow} | " + " | ".join(cf(need(a, cfg, p)) for p in parts) + " |")
+        md.append(f"| {name} (`{r['config']}`) | {k} | **{cf(r)}**{grow} | " + " | ".join(cf(need(a, cfg, p)) for p in parts) + " |")
     va = [need(a, c, "VC allocator")["cells"] / need(a, "r2d_v1_d8", "VC allocator")["cells"] for c in ("r2d_v1_d8_k2", "r2d_v1_d8_k4")]
     claim(k4["cells"] > k2["cells"] > plain["cells"], "the priority router's cells grow with K")
     md.append("")
@@ -870,8 +890,9 @@ def gossip_area(a, source):
     g2, g3 = need(a, "g2d_all_d8"), need(a, "g3d_all_d8")
     p2, p3 = need(a, "r2d_all_v1_d8"), need(a, "r3d_all_v1_d8")
     u2 = need(a, "g2d_all_d8", "gossip unit")
-    return wrap(f"Its area against the plain router's ({source}; yosys generic synthesis, 16-byte flits, D = 8, 16 "
-            f"rules; cells / flip-flops): in 2D {cf(g2)} against the plain all-port router's {cf(p2)} "
+    cfgs = configs(a, ["g2d_all_d8", "r2d_all_v1_d8", "g3d_all_d8", "r3d_all_v1_d8"],
+                   "yosys generic synthesis, 16-byte flits, D = 8, 16 rules")
+    return wrap(f"Its area against the plain router's ({source}; {cfgs}; cells / flip-flops): in 2D {cf(g2)} against the plain all-port router's {cf(p2)} "
             f"({g2['cells'] / p2['cells']:.2f} / {g2['flops'] / p2['flops']:.2f}), in 3D {cf(g3)} against {cf(p3)} "
             f"({g3['cells'] / p3['cells']:.2f} / {g3['flops'] / p3['flops']:.2f}); the gossip unit (rules and lookups) "
             f"is {cf(u2)} of the 2D router. The gossip router is "
@@ -956,8 +977,15 @@ def update(study):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--update", action="store_true", help="rewrite the documents' generated regions")
+    ap.add_argument("--area", metavar="FILE", help="a torx.area document to take the hardware costs from "
+                    "[docs/area/area.json, else docs/area-figures.csv]")
     ap.add_argument("studies", nargs="*", default=list(DOCS), help=f"of {', '.join(DOCS)} [all]")
     a = ap.parse_args()
+    global AREA_FILE
+    AREA_FILE = os.path.abspath(a.area) if a.area else None
+    if AREA_FILE and not os.path.isfile(AREA_FILE):
+        print(f"doc_studies: --area {a.area}: no such file", file=sys.stderr)
+        return 2
     bad = 0
     for study in a.studies:
         if study not in DOCS:
