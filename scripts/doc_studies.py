@@ -673,6 +673,7 @@ def priority_findings(rows, a):
                 sens.append((max(bs) / min(bs) - 1, c, ts))
     worst = max(sens)
     flat = [x for x in sens if x[0] == 0]
+    claim(worst[0] < 0.05, "the barrier's cycles move by less than 5 % with the buffer depth")
     out.append(
         f"- **The barrier's own sensitivity to depth** is small: from {g.dk(g.cases[0], 2)} to "
         f"{max(17, max(g.dk(c, g.phases[c]) for c in g.cases))} flits its cycles move by at most "
@@ -711,6 +712,16 @@ def priority_findings(rows, a):
             "priorities beat the barrier, when every phase has its own level and the buffers leave the throttle its "
             f"room (D >= (P - 1) r + 4): in {len(beat_own)} of {len(own)} cells"
             + (f"; not in {names(own_lose)}" if own_lose else "") + ".")
+    # Where one level per phase loses: the best (K, D) the grid has there.
+    rescue = []
+    for c, ts in own_lose:
+        best = min(((g.ratio(c, ts, k, d), k, d) for k in g.levels(c) for d in g.depths(c, k)
+                    if g.ratio(c, ts, k, d) is not None), default=None)
+        if best and best[0] < 1:
+            rescue.append(f"{topo_name(*c)} at t_s = {ts}: K = {best[1]}, D = {best[2]} gives {best[0]:.2f} where "
+                          f"one level per phase gives {own[(c, ts)]:.2f}")
+    if rescue:
+        text += " Where it loses, fewer levels win (" + "; ".join(rescue) + ")."
     for k in (4, 2):
         win, lose, mixed = verdict(k)
         text += (f" With {k} levels (fewer than the phases everywhere here) priorities beat the barrier at every "
