@@ -89,7 +89,8 @@ const std::vector<GossipEntry>& gossip_entries() {
 }
 }  // namespace detail
 
-const char* cfg_error_text(unsigned code) {
+const char* cfg_error_text(CfgImage kind, unsigned code) {
+  const bool gossip = kind == CfgImage::kGossip;
   switch (code) {
     case 0: return "no error";
     case 1: return "the image has the wrong number of words";
@@ -99,13 +100,16 @@ const char* cfg_error_text(unsigned code) {
     case 5: return "the number of dimensions differs from the router's";
     case 6: return "dateline classes must be 1 or 2";
     case 7: return "order classes must be 1..dimensions";
-    case 8: return "the VC classes or the all-port bit differ from the router's parameters";
+    case 8: return gossip ? "more rules than the router's MaxRules"
+                          : "the VC classes or the all-port bit differ from the router's parameters";
     case 9: return "the image is for another node";
     case 10: return "a radix is 0 or above the router's MaxRadix";
     case 11: return "reserved bits 31:16 must be zero";
-    case 12: return "a port that does not exist";
+    case 12: return gossip ? "a rule names a port that is not a network port" : "a port that does not exist";
     case 13: return "VC class is out of range";
-    case 14: return "child mask names ports the unit does not have";
+    case 14: return gossip ? "the deliver mask names ports the router does not have"
+                           : "child mask names ports the unit does not have";
+    case 15: return gossip ? "an empty or zero age window" : "unknown error";
     default: return "unknown error";
   }
 }
@@ -130,30 +134,38 @@ std::string RtlRouterConfig::describe() const {
          (packet_flits ? fmt::format(", gossip: {}-flit packets, {} rules", packet_flits, max_rules) : "");
 }
 
+namespace {
+// The configurations of a table of entries.
+template <class Entry>
+auto configs_of(const std::vector<Entry>& entries) {
+  std::vector<decltype(Entry::cfg)> v;
+  for (const auto& e : entries) v.push_back(e.cfg);
+  return v;
+}
+
+// A network on `topo` fits the configuration `cfg` chosen for `shape`: dimensions and radices.
+void check_topology(const RtlRouterConfig& cfg, const model::RouterShape& shape, const sw::Topology& topo) {
+  if (topo.ndims() != shape.ndims)
+    throw sw::InputError(fmt::format("the {} has {} dimensions, the router shape {}", topo.to_string(), topo.ndims(),
+                                     shape.ndims));
+  if (topo.max_radix() > cfg.max_radix)
+    throw sw::InputError(fmt::format("the {} has a radix of {}, the Verilated router {} holds at most {}",
+                                     topo.to_string(), topo.max_radix(), cfg.name, cfg.max_radix));
+}
+}  // namespace
+
 const std::vector<RtlRouterConfig>& rtl_router_configs() {
-  static const std::vector<RtlRouterConfig> kConfigs = [] {
-    std::vector<RtlRouterConfig> v;
-    for (const auto& e : detail::router_entries()) v.push_back(e.cfg);
-    return v;
-  }();
+  static const std::vector<RtlRouterConfig> kConfigs = configs_of(detail::router_entries());
   return kConfigs;
 }
 
 const std::vector<RtlRouterConfig>& rtl_gossip_router_configs() {
-  static const std::vector<RtlRouterConfig> kConfigs = [] {
-    std::vector<RtlRouterConfig> v;
-    for (const auto& e : detail::gossip_entries()) v.push_back(e.cfg);
-    return v;
-  }();
+  static const std::vector<RtlRouterConfig> kConfigs = configs_of(detail::gossip_entries());
   return kConfigs;
 }
 
 const std::vector<RtlBarrierConfig>& rtl_barrier_configs() {
-  static const std::vector<RtlBarrierConfig> kConfigs = [] {
-    std::vector<RtlBarrierConfig> v;
-    for (const auto& e : detail::barrier_entries()) v.push_back(e.cfg);
-    return v;
-  }();
+  static const std::vector<RtlBarrierConfig> kConfigs = configs_of(detail::barrier_entries());
   return kConfigs;
 }
 
@@ -184,12 +196,7 @@ std::unique_ptr<RtlRouter> make_rtl_router(const model::RouterShape& shape, int 
                                          : "",
                                      mutant ? fmt::format(", mutant {}", mutant) : "", built));
   }
-  if (topo.ndims() != shape.ndims)
-    throw sw::InputError(fmt::format("the {} has {} dimensions, the router shape {}", topo.to_string(), topo.ndims(),
-                                     shape.ndims));
-  if (topo.max_radix() > found->cfg.max_radix)
-    throw sw::InputError(fmt::format("the {} has a radix of {}, the Verilated router {} holds at most {}",
-                                     topo.to_string(), topo.max_radix(), found->cfg.name, found->cfg.max_radix));
+  check_topology(found->cfg, shape, topo);
   return found->make(found->cfg, shape, topo, node, image);
 }
 
@@ -209,12 +216,7 @@ std::unique_ptr<RtlRouter> make_rtl_gossip_router(const model::RouterShape& shap
                                      shape.gossip_packet_flits, mutant ? fmt::format(", mutant {}", mutant) : "",
                                      built.empty() ? " none" : built));
   }
-  if (topo.ndims() != shape.ndims)
-    throw sw::InputError(fmt::format("the {} has {} dimensions, the router shape {}", topo.to_string(), topo.ndims(),
-                                     shape.ndims));
-  if (topo.max_radix() > found->cfg.max_radix)
-    throw sw::InputError(fmt::format("the {} has a radix of {}, the Verilated router {} holds at most {}",
-                                     topo.to_string(), topo.max_radix(), found->cfg.name, found->cfg.max_radix));
+  check_topology(found->cfg, shape, topo);
   return found->make(found->cfg, shape, topo, node, gossip);
 }
 

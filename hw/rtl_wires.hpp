@@ -35,8 +35,11 @@ constexpr unsigned clog2w(unsigned n) {
   return w == 0 ? 1 : w;
 }
 
-// Error codes of the configuration ports (torx_pkg::cfg_err_e), in words.
-const char* cfg_error_text(unsigned code);
+// The images the configuration ports load (torx_cfg_loader's owners).
+enum class CfgImage { kRouting, kBarrier, kGossip };
+// Why a configuration port refused an image of `kind` (torx_pkg::cfg_err_e; torx_gossip_pkg's
+// GossipErr* for the gossip image), in words.
+const char* cfg_error_text(CfgImage kind, unsigned code);
 
 // --- bit access ------------------------------------------------------------------------------------
 // Reads `width` <= 64 bits at `lsb` of a little-endian array of 32-bit words.

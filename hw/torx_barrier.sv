@@ -6,7 +6,8 @@
 // for whoever builds those wires.
 //
 // Configuration port: the barrier image of docs/routing-tables.md (3 words: magic, child mask,
-// parent port | pad << 8), one word per cycle with cfg_valid_i, cfg_last_i with the last. Refused
+// parent port | pad << 8), one word per cycle with cfg_valid_i, cfg_last_i with the last; the word
+// counter and the verdict are torx_cfg_loader's (no checksum), the decoding is here. Refused
 // (cfg_error_o, with cfg_error_code_o / cfg_error_word_o as torx_routing_unit) like the C++ loader:
 // a length other than 3, a wrong magic, a child mask naming a port beyond 2*NumDims, a parent port
 // that is neither below 2*NumDims nor 0xFF (root). Whether a named port has a neighbour (a mesh
@@ -24,6 +25,7 @@
 // Parameters:
 //   NumDims  N: 2N network ports (bit p of masks = port p, in Topology::port order)
 `include "torx_pkg.sv"
+`include "torx_cfg_loader.sv"
 
 module torx_barrier #(
   parameter int unsigned NumDims = 2,
@@ -52,23 +54,35 @@ module torx_barrier #(
   output logic                          release_o          // registered: released in t
 );
 
-  // --- loader ---
-  logic [CfgWordW-1:0] word_q, word_d, err_word_q, err_word_d, out_word_q, out_word_d;
-  logic [torx_pkg::CfgErrW-1:0] err_q, err_d, out_code_q, out_code_d, cur_err;
-  logic done_q, done_d, error_q, error_d;
+  // --- loader: the word counter and verdict are torx_cfg_loader's (no checksum); the decoding here ---
+  logic [CfgWordW-1:0] word_q;              // index of the word on cfg_data_i (torx_cfg_loader)
+  logic [torx_pkg::CfgErrW-1:0] cur_err;    // error found in the current word
+  logic done_q;                             // the image was accepted
   logic [NumNetPorts-1:0] child_mask_q, child_mask_d;
   logic [7:0] parent_q, parent_d;
   logic [23:0] pad_q, pad_d;
   logic [31:0] mask_word;
 
+  torx_cfg_loader #(
+    .Checksum   (1'b0),
+    .HeaderWords(1),      // the magic
+    .HeaderFirst(1'b0)
+  ) u_cfg_loader (
+    .clk_i,
+    .rst_ni,
+    .cfg_valid_i,
+    .cfg_data_i,
+    .cfg_last_i,
+    .word_o    (word_q),
+    .word_err_i(cur_err),
+    .len_ok_i  (word_q == CfgWordW'(2)),  // three words
+    .cfg_done_o(done_q),
+    .cfg_error_o,
+    .cfg_error_word_o,
+    .cfg_error_code_o
+  );
+
   always_comb begin
-    word_d = word_q;
-    err_d = err_q;
-    err_word_d = err_word_q;
-    out_word_d = out_word_q;
-    out_code_d = out_code_q;
-    done_d = done_q;
-    error_d = error_q;
     child_mask_d = child_mask_q;
     parent_d = parent_q;
     pad_d = pad_q;
@@ -76,9 +90,6 @@ module torx_barrier #(
     mask_word = cfg_data_i;
     if (cfg_valid_i) begin
       if (word_q == '0) begin
-        err_d = torx_pkg::CfgOk;
-        done_d = 1'b0;
-        error_d = 1'b0;
         if (cfg_data_i != torx_pkg::BarrierMagic) cur_err = torx_pkg::CfgErrMagic;
       end else if (word_q == CfgWordW'(1)) begin
         if (NumNetPorts < 32 && (mask_word >> NumNetPorts) != 32'd0) cur_err = torx_pkg::CfgErrMask;
@@ -88,28 +99,6 @@ module torx_barrier #(
           cur_err = torx_pkg::CfgErrPort;
         parent_d = cfg_data_i[7:0];
         pad_d = cfg_data_i[31:8];
-      end
-      if (cur_err != torx_pkg::CfgOk && err_d == torx_pkg::CfgOk) begin
-        err_d = cur_err;
-        err_word_d = word_q;
-      end
-      if (word_q != '1) word_d = word_q + CfgWordW'(1);
-      if (cfg_last_i) begin
-        word_d = '0;
-        done_d = 1'b0;
-        error_d = 1'b1;
-        if (word_q != CfgWordW'(2)) begin
-          out_code_d = torx_pkg::CfgErrLength;
-          out_word_d = word_q + CfgWordW'(1);
-        end else if (err_d != torx_pkg::CfgOk) begin
-          out_code_d = err_d;
-          out_word_d = err_word_d;
-        end else begin
-          out_code_d = torx_pkg::CfgOk;
-          out_word_d = '0;
-          done_d = 1'b1;
-          error_d = 1'b0;
-        end
       end
     end
   end
@@ -129,13 +118,6 @@ module torx_barrier #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      word_q <= '0;
-      err_q <= torx_pkg::CfgOk;
-      err_word_q <= '0;
-      out_word_q <= '0;
-      out_code_q <= torx_pkg::CfgOk;
-      done_q <= 1'b0;
-      error_q <= 1'b0;
       child_mask_q <= '0;
       parent_q <= torx_pkg::BarrierRoot;
       pad_q <= '0;
@@ -143,13 +125,6 @@ module torx_barrier #(
       gather_q <= 1'b0;
       release_q <= 1'b0;
     end else begin
-      word_q <= word_d;
-      err_q <= err_d;
-      err_word_q <= err_word_d;
-      out_word_q <= out_word_d;
-      out_code_q <= out_code_d;
-      done_q <= done_d;
-      error_q <= error_d;
       child_mask_q <= child_mask_d;
       parent_q <= parent_d;
       pad_q <= pad_d;
@@ -160,9 +135,6 @@ module torx_barrier #(
   end
 
   assign cfg_done_o = done_q;
-  assign cfg_error_o = error_q;
-  assign cfg_error_word_o = out_word_q;
-  assign cfg_error_code_o = out_code_q;
   assign child_mask_o = child_mask_q;
   assign parent_port_o = parent_q;
   assign pad_o = pad_q;

@@ -39,11 +39,10 @@ package torx_gossip_pkg;
   endfunction
 
   // Why the loader refused an image (cfg_error_code_o): torx_pkg::cfg_err_e where the meaning is
-  // the same, and two of the gossip image's own.
+  // the same, and two of the gossip image's own (torx_cfg_loader gives CfgErrChecksum, 4, itself).
   localparam logic [3:0] GossipErrLength = 4'd1;    // cfg_last_i not on word 5 + 2R (word = words seen)
   localparam logic [3:0] GossipErrMagic = 4'd2;     // word 0
   localparam logic [3:0] GossipErrVersion = 4'd3;   // word 1
-  localparam logic [3:0] GossipErrChecksum = 4'd4;  // the words do not sum to 0 (word = the last)
   localparam logic [3:0] GossipErrDims = 4'd5;      // word 2: dimensions differ from NumDims
   localparam logic [3:0] GossipErrRules = 4'd8;     // word 2: more rules than MaxRules
   localparam logic [3:0] GossipErrNode = 4'd9;      // word 3 is not node_id_i

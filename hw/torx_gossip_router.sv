@@ -5,11 +5,12 @@
 // PacketFlits flits on VC 0 of every link; the router forwards it by itself from the node's gossip
 // image (torx_gossip_unit) and copies it to all its targets at once.
 //
-//   input pipeline   x ports   stages 1 .. P-1, as torx_input_unit's
-//   input buffer     x ports   VC 0 only: a FIFO of BufferDepth flits (two packets), ivc_state_q,
-//                              ivc_count_q, gossip_targets_q
+//   input pipeline   x ports   stages 1 .. P-1: torx_input_pipe, as in torx_input_unit
+//   input buffer     x ports   VC 0 only: torx_vc_fifo (torx_input_unit's FIFO) of BufferDepth flits
+//                              (two packets); ivc_state_q, ivc_count_q, gossip_targets_q
 //   torx_gossip_unit           the image: loader (configuration port), rules, deliver mask
-//   claims                     oldest first, rotating among equal ages (gossip_rr_q)
+//   claims                     oldest first, rotating among equal ages (gossip_rr_q): one
+//                              torx_rr_arbiter per claim round
 //   output register  x ports   ovc_credits_q, ovc_owner_q (VC 0), flit_o
 //
 // Behaviour, cycle t, from the registers at its start (Router::gossip_cycle, step for step):
@@ -44,6 +45,8 @@
 //                   moves (equal ages always claim in lane order) (docs/rtl.md, "Mutants")
 `include "torx_pkg.sv"
 `include "torx_gossip_pkg.sv"
+`include "torx_input_pipe.sv"
+`include "torx_vc_fifo.sv"
 
 module torx_gossip_router #(
   parameter int unsigned NumDims = 2,
@@ -100,11 +103,9 @@ module torx_gossip_router #(
   localparam int unsigned BodyW = FlitW - VcFieldW;         // a buffered flit: without its link VC
   localparam int unsigned StateW = torx_pkg::IvcStateW;
   localparam int unsigned CountW = $clog2(BufferDepth + 1);
-  localparam int unsigned PtrW = torx_pkg::clog2w(BufferDepth);
   localparam int unsigned IvcW = $clog2(TotalVcs + 1);
   localparam int unsigned LaneW = torx_pkg::clog2w(TotalVcs);
-  localparam int unsigned KeyW = AgeW + LaneW + 1;          // claim order: {age, ~distance from gossip_rr_q}
-  localparam int unsigned RankW = $clog2(NumPorts + 1);
+  localparam int unsigned PortIdxW = torx_pkg::clog2w(NumPorts);
   localparam int unsigned CreditW = $clog2(BufferDepth + 1);
   // Field positions in a flit (a buffered flit: minus VcFieldW).
   localparam int unsigned FHead = torx_pkg::SideHead;
@@ -159,36 +160,22 @@ module torx_gossip_router #(
   for (genvar p = 0; p < NumPorts; p++) begin : gen_port
     localparam int unsigned Ej = NumNetPorts + ((NumLocal > 1 && p < NumNetPorts) ? p : 0);
 
-    // Stages 1 .. P-1 (never stall).
+    // Stages 1 .. P-1 (never stall). They carry the flit without its link VC, as the buffer holds it
+    // (the VC is always 0 here: checked on arrival).
     logic wr_valid, pipe_empty;
-    logic [FlitW-1:0] wr_flit;
-    if (PipelineStages == 1) begin : gen_no_pipe
-      assign wr_valid = flit_valid_i[p];
-      assign wr_flit = flit_i[p*FlitW +: FlitW];
-      assign pipe_empty = 1'b1;
-    end else begin : gen_pipe
-      localparam int unsigned Regs = PipelineStages - 1;
-      logic [Regs-1:0] pipe_valid_q, pipe_valid_d;
-      logic [Regs*FlitW-1:0] pipe_flit_q, pipe_flit_d;  // data: not reset, qualified by pipe_valid_q
-      always_comb begin
-        pipe_valid_d[0] = flit_valid_i[p];
-        pipe_flit_d[0 +: FlitW] = flit_i[p*FlitW +: FlitW];
-        for (int unsigned s = 1; s < Regs; s++) begin
-          pipe_valid_d[s] = pipe_valid_q[s-1];
-          pipe_flit_d[s*FlitW +: FlitW] = pipe_flit_q[(s-1)*FlitW +: FlitW];
-        end
-      end
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) pipe_valid_q <= '0;
-        else pipe_valid_q <= pipe_valid_d;
-      end
-      always_ff @(posedge clk_i) begin
-        pipe_flit_q <= pipe_flit_d;
-      end
-      assign wr_valid = pipe_valid_q[Regs-1];
-      assign wr_flit = pipe_flit_q[(Regs-1)*FlitW +: FlitW];
-      assign pipe_empty = ~|pipe_valid_q;
-    end
+    logic [BodyW-1:0] wr_body;
+    torx_input_pipe #(
+      .PipelineStages(PipelineStages),
+      .FlitW         (BodyW)
+    ) u_pipe (
+      .clk_i,
+      .rst_ni,
+      .flit_valid_i(flit_valid_i[p]),
+      .flit_i      (flit_i[p*FlitW + VcFieldW +: BodyW]),
+      .wr_valid_o  (wr_valid),
+      .wr_flit_o   (wr_body),
+      .empty_o     (pipe_empty)
+    );
 
     // The buffer of VC 0 and the registers of the packet at its front.
     // Plain registers, not state machines to re-encode (fsm_encoding: yosys's FSM pass would spend
@@ -197,19 +184,31 @@ module torx_gossip_router #(
     logic [StateW-1:0] ivc_state_d;
     logic [CountW-1:0] ivc_count_q /*verilator public_flat_rd*/, ivc_count_d;
     logic [NumPorts-1:0] gossip_targets_q /*verilator public_flat_rd*/, gossip_targets_d;
-    logic [PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d;
-    logic [BodyW-1:0] fifo_q [BufferDepth];  // the buffer RAM (not reset)
     logic [BodyW-1:0] front;
     logic front_head, front_tail, front_gossip, front_prologue;
     logic [AgeW-1:0] front_age;
     logic [NumPorts-1:0] tgt_new;
 
-    always_ff @(posedge clk_i) begin
-      if (wr_valid) fifo_q[wr_ptr_q] <= wr_flit[FlitW-1:VcFieldW];
-    end
+    // The buffer: torx_input_unit's FIFO with one VC; a slot holds the flit without its link VC, whose
+    // lowest bit is the head bit.
+    torx_vc_fifo #(
+      .NumVcs     (1),
+      .BufferDepth(BufferDepth),
+      .Width      (BodyW),
+      .PeekW      (1),
+      .SelLo      (0)
+    ) u_fifo (
+      .clk_i,
+      .rst_ni,
+      .push_i     (wr_valid),
+      .push_vc_i  (1'b0),
+      .push_data_i(wr_body),
+      .pop_i      (in_send[p]),
+      .front_o    (front_head),
+      .sel_vc_i   (1'b0),
+      .sel_front_o(front)
+    );
 
-    assign front = fifo_q[rd_ptr_q];
-    assign front_head = front[FHead - VcFieldW];
     assign front_tail = front[FTail - VcFieldW];
     assign front_gossip = front[FGossip - VcFieldW];
     assign front_prologue = front[FStart - VcFieldW +: torx_pkg::StartDimW] == torx_gossip_pkg::GossipPrologue;
@@ -258,8 +257,6 @@ module torx_gossip_router #(
       end
       if (in_send[p] && front_tail) ivc_state_d = torx_pkg::IvcIdle;
       ivc_count_d = ivc_count_q + CountW'(wr_valid) - CountW'(in_send[p]);
-      rd_ptr_d = !in_send[p] ? rd_ptr_q : (32'(rd_ptr_q) == BufferDepth - 1) ? '0 : rd_ptr_q + PtrW'(1);
-      wr_ptr_d = !wr_valid ? wr_ptr_q : (32'(wr_ptr_q) == BufferDepth - 1) ? '0 : wr_ptr_q + PtrW'(1);
     end
 
     // The slot's credit upstream (always VC 0), registered.
@@ -269,15 +266,11 @@ module torx_gossip_router #(
         ivc_state_q <= torx_pkg::IvcIdle;
         ivc_count_q <= '0;
         gossip_targets_q <= '0;
-        rd_ptr_q <= '0;
-        wr_ptr_q <= '0;
         credit_valid_q <= 1'b0;
       end else begin
         ivc_state_q <= ivc_state_d;
         ivc_count_q <= ivc_count_d;
         gossip_targets_q <= gossip_targets_d;
-        rd_ptr_q <= rd_ptr_d;
-        wr_ptr_q <= wr_ptr_d;
         credit_valid_q <= in_send[p];
       end
     end
@@ -287,9 +280,11 @@ module torx_gossip_router #(
 `ifndef SYNTHESIS
     // Gossip packets travel on VC 0 only, and credits guarantee room.
     always_ff @(posedge clk_i) begin
+      if (rst_ni && flit_valid_i[p]) begin
+        assert (flit_i[p*FlitW + torx_pkg::SideVc +: VcFieldW] == '0)
+          else $error("torx_gossip_router: a flit on VC %0d of input %0d", flit_i[p*FlitW + torx_pkg::SideVc +: VcFieldW], p);
+      end
       if (rst_ni && wr_valid) begin
-        assert (wr_flit[torx_pkg::SideVc +: VcFieldW] == '0)
-          else $error("torx_gossip_router: a flit on VC %0d of input %0d", wr_flit[torx_pkg::SideVc +: VcFieldW], p);
         assert (32'(ivc_count_q) < BufferDepth || in_send[p])
           else $error("torx_gossip_router: buffer overflow at input %0d (upstream credit counter out of step)", p);
       end
@@ -300,7 +295,7 @@ module torx_gossip_router #(
     end
 `else
     logic unused_vc;
-    assign unused_vc = ^{wr_flit[VcFieldW-1:0], credit_vc_i[p*VcIdxW +: VcIdxW]};
+    assign unused_vc = ^{flit_i[p*FlitW +: VcFieldW], credit_vc_i[p*VcIdxW +: VcIdxW]};
 `endif
 
     // -------------------------------------------------------------------------------------------
@@ -361,30 +356,53 @@ module torx_gossip_router #(
   // ---------------------------------------------------------------------------------------------
   // 3. Claims: oldest first, rotating among equal ages
   // ---------------------------------------------------------------------------------------------
+  // Round k of NumPorts considers one candidate: of those not considered yet, the oldest, and among
+  // equal ages the first in lane order from gossip_rr_q (a torx_rr_arbiter over the ports: port
+  // lanes rise with the port, so "first lane at or after gossip_rr_q" is "first port at or after
+  // rr_port"). It claims its targets if all of them are free and not claimed in an earlier round.
   (* fsm_encoding = "none" *) logic [LaneW-1:0] gossip_rr_q /*verilator public_flat_rd*/;
   logic [LaneW-1:0] gossip_rr_d;
-  logic [NumPorts*KeyW-1:0] key;
-  logic [NumPorts*RankW-1:0] rank;  // candidates before each one in claim order
-  logic [NumPorts-1:0] busy;        // outputs claimed so far in the cycle
-
-  for (genvar p = 0; p < NumPorts; p++) begin : gen_key
-    // Distance of the port's lane from gossip_rr_q; the smaller claims first among equal ages.
-    localparam logic [LaneW:0] Lane = (LaneW + 1)'(first_vc(p));
-    logic [LaneW:0] rr, rr_dist;
-    assign rr = {1'b0, gossip_rr_q};
-    assign rr_dist = (Lane >= rr) ? Lane - rr : Lane + (LaneW + 1)'(TotalVcs) - rr;
-    assign key[p*KeyW +: KeyW] = {in_age[p*AgeW +: AgeW], ~rr_dist};
-  end
+  logic [PortIdxW-1:0] rr_port;                  // first port whose lane is at or after gossip_rr_q
+  logic [NumPorts*NumPorts-1:0] older;           // bit q*NumPorts + p: input q's packet is older than p's
+  logic [(NumPorts+1)*NumPorts-1:0] left /*verilator split_var*/;  // per round: candidates not considered
+  logic [NumPorts-1:0] pick_valid;               // per round: a candidate was considered ...
+  logic [NumPorts*PortIdxW-1:0] pick;            // ... this one
+  logic [NumPorts-1:0] busy;                     // outputs claimed so far in the cycle
 
   always_comb begin
+    rr_port = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      rank[p*RankW +: RankW] = '0;
-      for (int unsigned q = 0; q < NumPorts; q++) begin
-        if (q != p && in_cand[q] && key[q*KeyW +: KeyW] > key[p*KeyW +: KeyW]) begin
-          rank[p*RankW +: RankW] = rank[p*RankW +: RankW] + RankW'(1);
-        end
-      end
+      if (LaneW'(first_vc(p)) < gossip_rr_q) rr_port = PortIdxW'(p + 1 == NumPorts ? 0 : p + 1);
     end
+  end
+
+  for (genvar q = 0; q < NumPorts; q++) begin : gen_older
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_pair
+      assign older[q*NumPorts + p] = in_age[q*AgeW +: AgeW] > in_age[p*AgeW +: AgeW];
+    end
+  end
+
+  assign left[0 +: NumPorts] = in_cand;
+  for (genvar k = 0; k < NumPorts; k++) begin : gen_round
+    logic [NumPorts-1:0] cur, req;
+    logic [PortIdxW-1:0] idx;
+    assign cur = left[k*NumPorts +: NumPorts];
+    // The oldest of the candidates left: none left is older.
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_req
+      logic [NumPorts-1:0] older_than_p;
+      for (genvar q = 0; q < NumPorts; q++) begin : gen_q
+        assign older_than_p[q] = older[q*NumPorts + p];
+      end
+      assign req[p] = cur[p] && (cur & older_than_p) == '0;
+    end
+    torx_rr_arbiter #(.NumReq(NumPorts), .IdxW(PortIdxW)) u_arb (
+      .req_i  (req),
+      .ptr_i  (rr_port),
+      .valid_o(pick_valid[k]),
+      .idx_o  (idx)
+    );
+    assign pick[k*PortIdxW +: PortIdxW] = idx;
+    assign left[(k+1)*NumPorts +: NumPorts] = cur & ~(NumPorts'(pick_valid[k]) << idx);
   end
 
   always_comb begin
@@ -395,7 +413,7 @@ module torx_gossip_router #(
     gossip_rr_d = gossip_rr_q;
     for (int unsigned k = 0; k < NumPorts; k++) begin
       for (int unsigned p = 0; p < NumPorts; p++) begin
-        if (in_cand[p] && 32'(rank[p*RankW +: RankW]) == k &&
+        if (pick_valid[k] && pick[k*PortIdxW +: PortIdxW] == PortIdxW'(p) &&
             (in_tgt_new[p*NumPorts +: NumPorts] & ~(out_ok & ~busy)) == '0) begin
           in_grant[p] = 1'b1;
           busy = busy | in_tgt_new[p*NumPorts +: NumPorts];
@@ -408,6 +426,9 @@ module torx_gossip_router #(
     end
     out_claim = busy;
   end
+
+  logic unused_left;  // the candidates no round considered: none (NumPorts rounds, one each)
+  assign unused_left = ^left[NumPorts*NumPorts +: NumPorts];
 
   // --- status ---
   logic [BlockedW-1:0] stat_blocked_q;

@@ -5,12 +5,13 @@
 //
 // Configuration port. Before the first flit the host streams the gossip image (torx_gossip_pkg),
 // word 0 first, one word per cycle with cfg_valid_i (gaps allowed), and raises cfg_last_i with the
-// last word (the checksum). The loader checks the header (magic, version, dimensions against
+// last word (the checksum). The loader (the word counter, checksum and verdict of torx_cfg_loader,
+// the decoding here) checks the header (magic, version, dimensions against
 // NumDims, the rule count against MaxRules, the node word against node_id_i, the deliver mask
 // against the 2N network ports), every rule (bits 31:16 of its first word zero, both ports network
 // ports, a window hmin..hmax with 1 <= hmin <= hmax), the length and the checksum, and writes the
 // rules into their registers. In the cycle after the last word, either cfg_done_o or cfg_error_o is
-// 1 (and stays so until the next reset); cfg_error_code_o / cfg_error_word_o say why and where, with
+// 1 (and stays so until the next image or reset); cfg_error_code_o / cfg_error_word_o say why and where, with
 // the C++ loader's precedence: magic, version, dimensions (and the rule count), then the length,
 // then the checksum, then the first other error in word order. The C++ loader also refuses a rule
 // to a port without a link, which the RTL cannot know (it has no topology); gossip runs on tori,
@@ -25,6 +26,7 @@
 //   MaxRules  rule registers: the largest rule count an image may have
 `include "torx_pkg.sv"
 `include "torx_gossip_pkg.sv"
+`include "torx_cfg_loader.sv"
 
 module torx_gossip_unit #(
   parameter int unsigned NumDims = 2,
@@ -60,17 +62,9 @@ module torx_gossip_unit #(
   logic [MaxRules*AgeW-1:0] rule_hmin_q, rule_hmax_q;
   logic [NumNetPorts-1:0] deliver_q;
 
-  // --- loader ---
-  logic [CfgWordW-1:0] word_q;          // index of the next word (saturating)
-  logic [31:0] sum_q;                   // sum of the words so far
+  // --- loader: the word counter, checksum and verdict are torx_cfg_loader's; the decoding here ---
+  logic [CfgWordW-1:0] word_q;          // index of the word on cfg_data_i (torx_cfg_loader)
   logic [23:0] rules_q;                 // R from word 2
-  logic overrun_q;                      // a word after the checksum's place
-  logic hdr_err_q, oth_err_q;           // first error of words 0..2 / of the other words
-  logic [ErrW-1:0] hdr_code_q, oth_code_q;
-  logic [CfgWordW-1:0] hdr_word_q, oth_word_q;
-  logic done_q, error_q;
-  logic [ErrW-1:0] code_q;
-  logic [CfgWordW-1:0] err_word_q;
 
   // The word arriving now, decoded.
   logic [31:0] last_idx;                // index of the checksum word: 5 + 2R
@@ -79,20 +73,47 @@ module torx_gossip_unit #(
   logic [RuleIdxW-1:0] rule_idx;
   logic w_err;
   logic [ErrW-1:0] w_code;
-  logic [31:0] sum_now;
 
   assign last_idx = 32'(torx_gossip_pkg::GossipHeaderWords) + 2 * 32'(rules_q);
   assign in_rules = 32'(word_q) >= torx_gossip_pkg::GossipHeaderWords && 32'(word_q) < last_idx;
   assign rule_off = 32'(word_q) - torx_gossip_pkg::GossipHeaderWords;
   assign rule_first = ~rule_off[0];
   assign rule_idx = RuleIdxW'(rule_off >> 1);
-  assign sum_now = sum_q + cfg_data_i;
 
-  // The error of a word past the header's first three (words 0..2 are checked in the sequential block).
+  torx_cfg_loader #(
+    .Checksum   (1'b1),
+    .HeaderWords(3),      // magic, version, dimensions and rule count: they outrank the length
+    .HeaderFirst(1'b1)
+  ) u_cfg_loader (
+    .clk_i,
+    .rst_ni,
+    .cfg_valid_i,
+    .cfg_data_i,
+    .cfg_last_i,
+    .word_o    (word_q),
+    .word_err_i(w_err ? w_code : ErrW'(torx_pkg::CfgOk)),
+    .len_ok_i  (32'(word_q) >= 3 && 32'(word_q) == last_idx),
+    .cfg_done_o,
+    .cfg_error_o,
+    .cfg_error_word_o,
+    .cfg_error_code_o
+  );
+
+  // The error of the word arriving now.
   always_comb begin
     w_err = 1'b0;
     w_code = torx_gossip_pkg::GossipErrLength;
-    if (32'(word_q) == 3) begin
+    if (32'(word_q) == 0) begin
+      w_err = cfg_data_i != torx_gossip_pkg::GossipMagic;
+      w_code = torx_gossip_pkg::GossipErrMagic;
+    end else if (32'(word_q) == 1) begin
+      w_err = cfg_data_i != torx_gossip_pkg::GossipVersion;
+      w_code = torx_gossip_pkg::GossipErrVersion;
+    end else if (32'(word_q) == 2) begin
+      w_err = 32'(cfg_data_i[7:0]) != NumDims || 32'(cfg_data_i[31:8]) > MaxRules;
+      w_code = (32'(cfg_data_i[7:0]) != NumDims) ? torx_gossip_pkg::GossipErrDims
+                                                   : torx_gossip_pkg::GossipErrRules;
+    end else if (32'(word_q) == 3) begin
       w_err = cfg_data_i != node_id_i;
       w_code = torx_gossip_pkg::GossipErrNode;
     end else if (32'(word_q) == 4) begin
@@ -112,54 +133,14 @@ module torx_gossip_unit #(
     end
   end
 
+  // The image's fields into their registers.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      word_q <= '0;
-      sum_q <= '0;
       rules_q <= '0;
-      overrun_q <= 1'b0;
-      hdr_err_q <= 1'b0;
-      oth_err_q <= 1'b0;
-      hdr_code_q <= '0;
-      oth_code_q <= '0;
-      hdr_word_q <= '0;
-      oth_word_q <= '0;
-      done_q <= 1'b0;
-      error_q <= 1'b0;
-      code_q <= '0;
-      err_word_q <= '0;
       rule_valid_q <= '0;
       deliver_q <= '0;
     end else if (cfg_valid_i) begin
-      word_q <= (word_q == '1) ? word_q : word_q + CfgWordW'(1);
-      sum_q <= sum_now;
-      // Words 0..2.
-      if (word_q == 0 && cfg_data_i != torx_gossip_pkg::GossipMagic && !hdr_err_q) begin
-        hdr_err_q <= 1'b1;
-        hdr_code_q <= torx_gossip_pkg::GossipErrMagic;
-        hdr_word_q <= word_q;
-      end
-      if (word_q == 1 && cfg_data_i != torx_gossip_pkg::GossipVersion && !hdr_err_q) begin
-        hdr_err_q <= 1'b1;
-        hdr_code_q <= torx_gossip_pkg::GossipErrVersion;
-        hdr_word_q <= word_q;
-      end
-      if (word_q == 2) begin
-        rules_q <= cfg_data_i[31:8];
-        if (!hdr_err_q && (32'(cfg_data_i[7:0]) != NumDims || 32'(cfg_data_i[31:8]) > MaxRules)) begin
-          hdr_err_q <= 1'b1;
-          hdr_code_q <= (32'(cfg_data_i[7:0]) != NumDims) ? torx_gossip_pkg::GossipErrDims
-                                                            : torx_gossip_pkg::GossipErrRules;
-          hdr_word_q <= word_q;
-        end
-      end
-      // Words 3 ...
-      if (32'(word_q) >= 3 && 32'(word_q) <= last_idx && w_err && !oth_err_q) begin
-        oth_err_q <= 1'b1;
-        oth_code_q <= w_code;
-        oth_word_q <= word_q;
-      end
-      if (32'(word_q) > last_idx && 32'(word_q) >= 3) overrun_q <= 1'b1;
+      if (32'(word_q) == 2) rules_q <= cfg_data_i[31:8];
       if (32'(word_q) == 4) deliver_q <= NumNetPorts'(cfg_data_i);
       if (in_rules && 32'(rule_idx) < MaxRules) begin
         if (rule_first) begin
@@ -171,37 +152,9 @@ module torx_gossip_unit #(
           rule_valid_q[rule_idx] <= 1'b1;
         end
       end
-      // The last word: accept, or refuse with the C++ loader's precedence.
-      if (cfg_last_i) begin
-        error_q <= 1'b1;
-        if (hdr_err_q) begin
-          code_q <= hdr_code_q;
-          err_word_q <= hdr_word_q;
-        end else if (32'(word_q) < 3) begin
-          // Words 0..2 are still to be checked in this very word: the image is too short anyway.
-          code_q <= torx_gossip_pkg::GossipErrLength;
-          err_word_q <= word_q + CfgWordW'(1);
-        end else if (overrun_q || 32'(word_q) != last_idx) begin
-          code_q <= torx_gossip_pkg::GossipErrLength;
-          err_word_q <= word_q + CfgWordW'(1);
-        end else if (sum_now != '0) begin
-          code_q <= torx_gossip_pkg::GossipErrChecksum;
-          err_word_q <= word_q;
-        end else if (oth_err_q) begin
-          code_q <= oth_code_q;
-          err_word_q <= oth_word_q;
-        end else begin
-          error_q <= 1'b0;
-          done_q <= 1'b1;
-        end
-      end
     end
   end
 
-  assign cfg_done_o = done_q;
-  assign cfg_error_o = error_q;
-  assign cfg_error_code_o = code_q;
-  assign cfg_error_word_o = err_word_q;
   assign deliver_o = deliver_q;
 
   // --- lookups ---

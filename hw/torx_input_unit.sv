@@ -43,6 +43,8 @@
 //   Mutant          1: the credit for a freed slot is returned one cycle late; 2: tail_ready_o for
 //                   torx_output_unit's mutant; 0: none
 `include "torx_pkg.sv"
+`include "torx_input_pipe.sv"
+`include "torx_vc_fifo.sv"
 
 module torx_input_unit #(
   parameter int unsigned NumVcs = 2,
@@ -100,34 +102,18 @@ module torx_input_unit #(
   // Stages 1 .. P-1: the input pipeline (never stalls)
   // ---------------------------------------------------------------------------------------------
   logic pipe_empty;
-  if (PipelineStages == 1) begin : gen_no_pipe
-    assign wr_valid_o = flit_valid_i;
-    assign wr_flit_o = flit_i;
-    assign pipe_empty = 1'b1;
-  end else begin : gen_pipe
-    localparam int unsigned Regs = PipelineStages - 1;
-    logic [Regs-1:0] pipe_valid_q, pipe_valid_d;
-    logic [Regs*FlitW-1:0] pipe_flit_q, pipe_flit_d;  // data: not reset, qualified by pipe_valid_q
-
-    always_comb begin
-      pipe_valid_d[0] = flit_valid_i;
-      pipe_flit_d[0 +: FlitW] = flit_i;
-      for (int unsigned s = 1; s < Regs; s++) begin
-        pipe_valid_d[s] = pipe_valid_q[s-1];
-        pipe_flit_d[s*FlitW +: FlitW] = pipe_flit_q[(s-1)*FlitW +: FlitW];
-      end
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) pipe_valid_q <= '0;
-      else pipe_valid_q <= pipe_valid_d;
-    end
-    always_ff @(posedge clk_i) begin
-      pipe_flit_q <= pipe_flit_d;
-    end
-    assign wr_valid_o = pipe_valid_q[Regs-1];
-    assign wr_flit_o = pipe_flit_q[(Regs-1)*FlitW +: FlitW];
-    assign pipe_empty = ~|pipe_valid_q;
-  end
+  torx_input_pipe #(
+    .PipelineStages(PipelineStages),
+    .FlitW         (FlitW)
+  ) u_pipe (
+    .clk_i,
+    .rst_ni,
+    .flit_valid_i,
+    .flit_i,
+    .wr_valid_o,
+    .wr_flit_o,
+    .empty_o     (pipe_empty)
+  );
 
   // ---------------------------------------------------------------------------------------------
   // Lane registers
@@ -156,44 +142,34 @@ module torx_input_unit #(
   // Buffers
   // ---------------------------------------------------------------------------------------------
   if (PriorityLevels == 1) begin : gen_fifo
-    // One FIFO per VC (a lane is a VC).
-    logic [NumVcs*PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d;
-    logic [EntryW-1:0] fifo_q [NumVcs*BufferDepth];  // the buffer RAM (not reset)
+    // One FIFO per VC (a lane is a VC). A slot holds {body, route}: the low RouteW + 2 bits are the
+    // route, the head and the tail bit (the body's sideband bits 0 and 1), what the lane decides on.
+    localparam int unsigned PeekW = RouteW + 2;
+    logic [NumVcs*PeekW-1:0] front;
 
-    always_ff @(posedge clk_i) begin
-      if (wr_valid_o) begin
-        fifo_q[32'(wr_vc) * BufferDepth + 32'(wr_ptr_q[wr_vc*PtrW +: PtrW])] <=
-            {wr_route_i, wr_flit_o[FlitW-1:VcFieldW]};
-      end
-    end
+    torx_vc_fifo #(
+      .NumVcs     (NumVcs),
+      .BufferDepth(BufferDepth),
+      .Width      (EntryW),
+      .PeekW      (PeekW),
+      .SelLo      (RouteW)
+    ) u_fifo (
+      .clk_i,
+      .rst_ni,
+      .push_i     (wr_valid_o),
+      .push_vc_i  (wr_vc),
+      .push_data_i({wr_flit_o[FlitW-1:VcFieldW], wr_route_i}),
+      .pop_i      (pop),
+      .front_o    (front),
+      .sel_vc_i   (VcW'(sel)),
+      .sel_front_o(sel_body)
+    );
 
-    assign sel_body = BodyW'(fifo_q[32'(sel) * BufferDepth + 32'(rd_ptr_q[sel*PtrW +: PtrW])]);
-
-    for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
-      logic [PtrW-1:0] rd_ptr, wr_ptr;
-      assign rd_ptr = rd_ptr_q[v*PtrW +: PtrW];
-      assign wr_ptr = wr_ptr_q[v*PtrW +: PtrW];
-      // The FIFO slot holds the flit without its link VC: sideband bit b sits at b - VcFieldW.
-      assign front_head[v] = fifo_q[v * BufferDepth + 32'(rd_ptr)][torx_pkg::SideHead - VcFieldW];
-      assign front_tail[v] = fifo_q[v * BufferDepth + 32'(rd_ptr)][torx_pkg::SideTail - VcFieldW];
-      assign front_route[v*RouteW +: RouteW] = fifo_q[v * BufferDepth + 32'(rd_ptr)][BodyW +: RouteW];
+    for (genvar v = 0; v < NumVcs; v++) begin : gen_front
+      assign front_route[v*RouteW +: RouteW] = front[v*PeekW +: RouteW];
+      assign front_head[v] = front[v*PeekW + RouteW + torx_pkg::SideHead - VcFieldW];
+      assign front_tail[v] = front[v*PeekW + RouteW + torx_pkg::SideTail - VcFieldW];
       assign push[v] = wr_valid_o && (wr_vc == VcW'(v));
-      always_comb begin
-        rd_ptr_d[v*PtrW +: PtrW] = !pop[v] ? rd_ptr :
-                                   (32'(rd_ptr) == BufferDepth - 1) ? '0 : rd_ptr + PtrW'(1);
-        wr_ptr_d[v*PtrW +: PtrW] = !push[v] ? wr_ptr :
-                                   (32'(wr_ptr) == BufferDepth - 1) ? '0 : wr_ptr + PtrW'(1);
-      end
-    end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        rd_ptr_q <= '0;
-        wr_ptr_q <= '0;
-      end else begin
-        rd_ptr_q <= rd_ptr_d;
-        wr_ptr_q <= wr_ptr_d;
-      end
     end
 
 `ifndef SYNTHESIS

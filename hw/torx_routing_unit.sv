@@ -4,7 +4,8 @@
 //
 // Configuration port. Before the first flit the host streams the routing image of
 // docs/routing-tables.md, word 0 first, one word per cycle with cfg_valid_i (gaps allowed), and
-// raises cfg_last_i with the last word (the checksum). The loader checks the header (magic, version,
+// raises cfg_last_i with the last word (the checksum). The loader (the word counter, checksum and
+// verdict of torx_cfg_loader, the decoding here) checks the header (magic, version,
 // shape word against NumDims / NumClasses / NumLocal, node word against node_id_i, radices between
 // 1 and MaxRadix), every entry (bits 31:16 zero, port below 2*NumDims or skip/invalid, class below
 // the dateline classes), the length and the checksum, and writes the entries into the table. In the
@@ -34,6 +35,7 @@
 //   Mutant      4: the first entry that names a port is stored with the other direction of that
 //               port (docs/rtl.md, "Mutants"); 0: none
 `include "torx_pkg.sv"
+`include "torx_cfg_loader.sv"
 
 module torx_routing_unit #(
   parameter int unsigned NumDims = 2,
@@ -82,12 +84,9 @@ module torx_routing_unit #(
   localparam int unsigned EInvalid = NetPortW + 2;
 
   // ---------------------------------------------------------------------------------------------
-  // Loader
+  // Loader: the word counter, checksum and verdict are torx_cfg_loader's; the decoding is here
   // ---------------------------------------------------------------------------------------------
-  logic [CfgWordW-1:0] word_q, word_d;            // index of the next word of the current image
-  logic [31:0] sum_q, sum_d;                       // sum of the words so far
-  logic [torx_pkg::CfgErrW-1:0] err_q, err_d;      // first error in word order (CfgOk: none)
-  logic [CfgWordW-1:0] err_word_q, err_word_d;
+  logic [CfgWordW-1:0] word_q;                     // index of the word on cfg_data_i (torx_cfg_loader)
   logic radix_err_q, radix_err_d;                  // a radix word was refused: the length is unknown
   logic [NumDims*RadixW-1:0] radix_q, radix_d;
   logic [CfgWordW-1:0] end_word_q, end_word_d;     // index of the checksum word
@@ -96,9 +95,6 @@ module torx_routing_unit #(
   logic entries_done_q, entries_done_d;
   logic two_dl_q, two_dl_d;                        // C_d = 2
   logic [DimW-1:0] order_max_q, order_max_d;       // C_o - 1
-  logic done_q, done_d, error_q, error_d;
-  logic [CfgWordW-1:0] out_word_q, out_word_d;
-  logic [torx_pkg::CfgErrW-1:0] out_code_q, out_code_d;
   logic mutated_q, mutated_d;                      // Mutant 4: the entry has been corrupted
 
   logic [EntryW-1:0] table_q [TableEntries];      // the routing table RAM (not reset)
@@ -111,14 +107,29 @@ module torx_routing_unit #(
   logic [DimW-1:0] radix_dim;
   logic [RadixW-1:0] cur_radix;                    // radix of the dimension whose entries are read
   logic [torx_pkg::CfgErrW-1:0] cur_err;          // error found in the current word
+  logic len_ok;                                    // with the last word: the length is right
   logic [7:0] e_port, e_class, dims, dl, oc;
-  logic [31:0] sum_all;
+
+  torx_cfg_loader #(
+    .Checksum   (1'b1),
+    .HeaderWords(2),      // magic and version outrank the checksum
+    .HeaderFirst(1'b0)
+  ) u_cfg_loader (
+    .clk_i,
+    .rst_ni,
+    .cfg_valid_i,
+    .cfg_data_i,
+    .cfg_last_i,
+    .word_o    (word_q),
+    .word_err_i(cur_err),
+    .len_ok_i  (len_ok),
+    .cfg_done_o,
+    .cfg_error_o,
+    .cfg_error_word_o,
+    .cfg_error_code_o
+  );
 
   always_comb begin
-    word_d = word_q;
-    sum_d = sum_q;
-    err_d = err_q;
-    err_word_d = err_word_q;
     radix_err_d = radix_err_q;
     radix_d = radix_q;
     end_word_d = end_word_q;
@@ -127,10 +138,6 @@ module torx_routing_unit #(
     entries_done_d = entries_done_q;
     two_dl_d = two_dl_q;
     order_max_d = order_max_q;
-    done_d = done_q;
-    error_d = error_q;
-    out_word_d = out_word_q;
-    out_code_d = out_code_q;
     mutated_d = mutated_q;
     table_we = 1'b0;
     table_waddr = '0;
@@ -148,23 +155,17 @@ module torx_routing_unit #(
     dims = cfg_data_i[7:0];
     dl = cfg_data_i[15:8];
     oc = cfg_data_i[23:16];
-    sum_all = sum_q + cfg_data_i;
 
     if (cfg_valid_i) begin
       if (word_q == '0) begin
-        // A new image: forget the previous one's status.
-        sum_all = cfg_data_i;
-        err_d = torx_pkg::CfgOk;
+        // A new image: forget the previous one's decoding state.
         radix_err_d = 1'b0;
         entries_done_d = 1'b0;
         dim_d = '0;
         idx_d = '0;
         end_word_d = CfgWordW'(torx_pkg::RouteHeaderWords + NumDims);
-        done_d = 1'b0;
-        error_d = 1'b0;
         mutated_d = 1'b0;
       end
-      sum_d = sum_all;
       // --- checks and decoding of the current word ---
       if (word_q == CfgWordW'(0)) begin
         if (cfg_data_i != torx_pkg::RouteMagic) cur_err = torx_pkg::CfgErrMagic;
@@ -212,45 +213,15 @@ module torx_routing_unit #(
           idx_d = idx_q + IdxW'(1);
         end
       end
-      if (cur_err != torx_pkg::CfgOk && err_d == torx_pkg::CfgOk) begin
-        err_d = cur_err;
-        err_word_d = word_q;
-      end
-      // --- next word, or the verdict on the last ---
-      if (word_q != '1) word_d = word_q + CfgWordW'(1);
-      if (cfg_last_i) begin
-        word_d = '0;
-        done_d = 1'b0;
-        error_d = 1'b1;
-        if (word_q < CfgWordW'(torx_pkg::RouteHeaderWords + NumDims) ||
-            (!radix_err_d && word_q != end_word_q)) begin
-          out_code_d = torx_pkg::CfgErrLength;
-          out_word_d = word_q + CfgWordW'(1);
-        end else if (err_d != torx_pkg::CfgOk && err_word_d < CfgWordW'(2)) begin
-          out_code_d = err_d;
-          out_word_d = err_word_d;
-        end else if (sum_all != 32'd0) begin
-          out_code_d = torx_pkg::CfgErrChecksum;
-          out_word_d = word_q;
-        end else if (err_d != torx_pkg::CfgOk) begin
-          out_code_d = err_d;
-          out_word_d = err_word_d;
-        end else begin
-          out_code_d = torx_pkg::CfgOk;
-          out_word_d = '0;
-          done_d = 1'b1;
-          error_d = 1'b0;
-        end
-      end
     end
+    // The length: the header and the radices, then 2 x radix entries per dimension (unknown after a
+    // refused radix, which then decides alone).
+    len_ok = word_q >= CfgWordW'(torx_pkg::RouteHeaderWords + NumDims) &&
+             (radix_err_d || word_q == end_word_q);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      word_q <= '0;
-      sum_q <= '0;
-      err_q <= torx_pkg::CfgOk;
-      err_word_q <= '0;
       radix_err_q <= 1'b0;
       radix_q <= '0;
       end_word_q <= '0;
@@ -259,16 +230,8 @@ module torx_routing_unit #(
       entries_done_q <= 1'b0;
       two_dl_q <= 1'b0;
       order_max_q <= '0;
-      done_q <= 1'b0;
-      error_q <= 1'b0;
-      out_word_q <= '0;
-      out_code_q <= torx_pkg::CfgOk;
       mutated_q <= 1'b0;
     end else begin
-      word_q <= word_d;
-      sum_q <= sum_d;
-      err_q <= err_d;
-      err_word_q <= err_word_d;
       radix_err_q <= radix_err_d;
       radix_q <= radix_d;
       end_word_q <= end_word_d;
@@ -277,10 +240,6 @@ module torx_routing_unit #(
       entries_done_q <= entries_done_d;
       two_dl_q <= two_dl_d;
       order_max_q <= order_max_d;
-      done_q <= done_d;
-      error_q <= error_d;
-      out_word_q <= out_word_d;
-      out_code_q <= out_code_d;
       mutated_q <= mutated_d;
     end
   end
@@ -289,11 +248,6 @@ module torx_routing_unit #(
   always_ff @(posedge clk_i) begin
     if (table_we) table_q[table_waddr] <= table_wdata;
   end
-
-  assign cfg_done_o = done_q;
-  assign cfg_error_o = error_q;
-  assign cfg_error_word_o = out_word_q;
-  assign cfg_error_code_o = out_code_q;
 
   // ---------------------------------------------------------------------------------------------
   // Lookups

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -31,15 +32,24 @@ void parse_network(const NetworkWords& w, NetworkRequest& r) {
   r.sync = parse_name("--sync", sw::kSyncModes, w.sync);
   r.seed = parse_count(kSeedOption, w.seed);
   r.gossip_hw = w.gossip_hw;
-  for (const std::string& p : w.params) {
+  for (size_t i = 0; i < w.params.size(); ++i) {
+    const std::string& p = w.params[i];
     try {
       sw::set_param(r.params, p);
     } catch (const sw::InputError& e) {
       throw sw::InputError(fmt::format("--param {}: {}", p, e.what()));
     }
-    r.params_named.push_back(p.substr(0, p.find('=')));
+    // A parameter given twice is refused rather than the last one silently kept (issue 33).
+    const std::string name = p.substr(0, p.find('='));
+    for (size_t k = 0; k < i; ++k)
+      if (w.params[k].compare(0, w.params[k].find('='), name) == 0)
+        throw sw::InputError(fmt::format("--param {}: given twice ({}, then {}); give each parameter once", name,
+                                         w.params[k], p));
+    r.params_named.push_back(name);
   }
   if (!w.watchdog.empty()) {
+    if (std::find(r.params_named.begin(), r.params_named.end(), "watchdog_cycles") != r.params_named.end())
+      throw sw::InputError("--watchdog and --param watchdog_cycles set the same parameter; give one of them");
     r.params.watchdog_cycles = parse_count(kWatchdogOption, w.watchdog);
     r.params_named.emplace_back("watchdog_cycles");
   }
