@@ -114,7 +114,7 @@ PART = {"torx_input_unit": "input units", "torx_vc_alloc": "VC allocator", "torx
 
 # The configurations these documents quote, by the names of docs/area-figures.csv, and the names
 # scripts/synth.sh's table gives the same routers (torx.area/2); need() takes whichever the data has.
-AREA_ALIASES = {"r2d_v1_d8": ["r2d"], "r2d_v1_d8_k2": ["r2d_k2"], "r2d_v1_d8_k4": ["r2d_k4"],
+AREA_ALIASES = {"r2d_v1_d8": ["r2d"], "r2d_v1_d8_k2": ["r2d_k2"], "r2d_v1_d8_k4": ["r2d_k4"], "r2d_v1_d8_k8": ["r2d_k8"],
                 "g2d_all_d8": ["g2d"], "g3d_all_d8": ["g3d"], "r2d_all_v1_d8": ["r2d_all_f16"],
                 "r3d_all_v1_d8": ["r3d_all_f16"], "barrier_2d": ["b2"], "barrier_3d": ["b3"]}
 AREA_FILE = None  # --area FILE: read this torx.area document instead of docs/
@@ -146,6 +146,15 @@ def area():
         out.setdefault(r["config"], {})[r["module"]] = {"cells": r["cells"], "flops": r["flops"], "config": r["config"]}
     return out, (f"`{AREA_CSV}`: `docs/area.md`'s yosys generic cells, copied until `scripts/synth.sh` writes a "
                  "data file")
+
+
+def sz(e):
+    """The size a comparison uses: µm² from a standard-cell library when the area data has it, else cells."""
+    return e["um2"] if "um2" in e else e["cells"]
+
+
+def sz_name(e):
+    return "µm²" if "um2" in e else "cells"
 
 
 def cf(e):
@@ -396,11 +405,11 @@ def sync_cost(a, source):
     b2, b3, r = need(a, "barrier_2d"), need(a, "barrier_3d"), need(a, "r2d_v1_d8")
     k2, k4 = need(a, "r2d_v1_d8_k2"), need(a, "r2d_v1_d8_k4")
     return wrap(f"From the area data ({source}; cells / flip-flops): the barrier unit is **{cf(b2)}** in 2D "
-            f"and {cf(b3)} in 3D, against {cf(r)} for the 2D router it sits beside: {pct(b2['cells'] / r['cells'])} of "
-            f"the router's cells and {pct(b2['flops'] / r['flops'])} of its flip-flops, plus one wire per link direction "
+            f"and {cf(b3)} in 3D, against {cf(r)} for the 2D router it sits beside: {pct(sz(b2) / sz(r))} of "
+            f"the router's {sz_name(r)} and {pct(b2['flops'] / r['flops'])} of its flip-flops, plus one wire per link direction "
             "for gathers and releases (`docs/rtl.md`). Local and software synchronization need nothing beyond the data "
-            f"network; priority routers cost {pct(k2['cells'] / r['cells'] - 1)} (K = 2) to "
-            f"{pct(k4['cells'] / r['cells'] - 1)} (K = 4) more cells (`docs/priority.md`, \"In the RTL\").")
+            f"network; priority routers cost {pct(sz(k2) / sz(r) - 1)} (K = 2) to "
+            f"{pct(sz(k4) / sz(r) - 1)} (K = 4) more {sz_name(r)} (`docs/priority.md`, \"In the RTL\").")
 
 
 def sync_signals(rows):
@@ -478,6 +487,18 @@ def sync_plots(rows, out_dir):
 
 # --- the priority study -------------------------------------------------------------------------
 
+def k8_sentence(a, plain):
+    """What the area data says beyond K = 4: K = 8 when synthesized (scripts/synth.sh's r2d_k8), else that it is not."""
+    try:
+        k8 = need(a, "r2d_v1_d8_k8")
+    except Unsupported:
+        return ("Routers with more levels (one per phase: up to 16 here) are not synthesized; how their cost grows "
+                "beyond K = 4 is not measured.")
+    return (f"At K = 8 (`{k8['config']}`) the router is +{100 * (sz(k8) / sz(plain) - 1):.1f} % {sz_name(k8)} and "
+            f"+{100 * (k8['flops'] / plain['flops'] - 1):.1f} % flip-flops over the plain router; 16 levels are not "
+            "synthesized.")
+
+
 def priority_area(a, source):
     plain, k2, k4 = need(a, "r2d_v1_d8"), need(a, "r2d_v1_d8_k2"), need(a, "r2d_v1_d8_k4")
     parts = ["input units", "VC allocator", "switch allocator", "output units"]
@@ -487,7 +508,7 @@ def priority_area(a, source):
           "|---|---:|---:|" + "---:|" * len(parts)]
     for name, cfg, k in (("plain", "r2d_v1_d8", 1), ("priority", "r2d_v1_d8_k2", 2), ("priority", "r2d_v1_d8_k4", 4)):
         r = need(a, cfg)
-        grow = "" if k == 1 else f" (+{100 * (r['cells'] / plain['cells'] - 1):.0f} % / +{100 * (r['flops'] / plain['flops'] - 1):.1f} %)"
+        grow = "" if k == 1 else f" (+{100 * (sz(r) / sz(plain) - 1):.1f} % {sz_name(r)} / +{100 * (r['flops'] / plain['flops'] - 1):.1f} % flip-flops)"
         md.append(f"| {name} (`{r['config']}`) | {k} | **{cf(r)}**{grow} | " + " | ".join(cf(need(a, cfg, p)) for p in parts) + " |")
     va = [need(a, c, "VC allocator")["cells"] / need(a, "r2d_v1_d8", "VC allocator")["cells"] for c in ("r2d_v1_d8_k2", "r2d_v1_d8_k4")]
     claim(k4["cells"] > k2["cells"] > plain["cells"], "the priority router's cells grow with K")
@@ -497,11 +518,11 @@ def priority_area(a, source):
         "registers, the slots' next pointers and the owners' stacks "
         f"(+{100 * (k2['flops'] / plain['flops'] - 1):.1f} % at K = 2, +{100 * (k4['flops'] / plain['flops'] - 1):.1f} % "
         f"at K = 4); the logic grows more (+{100 * (k2['cells'] / plain['cells'] - 1):.0f} %, "
-        f"+{100 * (k4['cells'] / plain['cells'] - 1):.0f} %), most of it in the VC allocator (the highest-level "
+        f"+{100 * (k4['cells'] / plain['cells'] - 1):.0f} % cells; {sz_name(k2)} +{100 * (sz(k2) / sz(plain) - 1):.1f} %, "
+        f"+{100 * (sz(k4) / sz(plain) - 1):.1f} %), most of it in the VC allocator (the highest-level "
         f"filter over every input lane and the victim search, per output and class: {va[0]:.1f} x at K = 2, "
         f"{va[1]:.1f} x at K = 4) and in the input units' lane bookkeeping. The routing unit and the crossbar do not "
-        "change. Routers with more levels (one per phase: up to 16 here) are not synthesized; how their cost "
-        "grows beyond K = 4 is not measured."))
+        "change. " + k8_sentence(a, plain)))
     return "\n".join(md)
 
 
@@ -689,10 +710,10 @@ def priority_findings(rows, a):
     k2, k4, plain = need(a, "r2d_v1_d8_k2"), need(a, "r2d_v1_d8_k4"), need(a, "r2d_v1_d8")
     out.append(
         "- **What it costs** (\"In the RTL\" above): 2 levels "
-        f"+{100 * (k2['cells'] / plain['cells'] - 1):.0f} % cells, 4 levels +{100 * (k4['cells'] / plain['cells'] - 1):.0f} %"
-        f" over the plain router; one level per phase ({span([g.phases[c] for c in g.cases], str)} levels here) is "
-        "not synthesized, so its cost is not measured. The barrier unit is "
-        f"{pct(need(a, 'barrier_2d')['cells'] / plain['cells'])} of the router's cells (`docs/sync-study.md`).")
+        f"+{100 * (sz(k2) / sz(plain) - 1):.1f} % {sz_name(k2)}, 4 levels +{100 * (sz(k4) / sz(plain) - 1):.1f} %"
+        f" over the plain router; one level per phase ({span([g.phases[c] for c in g.cases], str)} levels here): "
+        + k8_sentence(a, plain) + " The barrier unit is "
+        f"{pct(sz(need(a, 'barrier_2d')) / sz(plain))} of the router's {sz_name(plain)} (`docs/sync-study.md`).")
     # With fewer levels than phases: per cell, does priority win at every depth tried, lose at every one, or
     # does the depth decide?
     def verdict(k):
@@ -904,10 +925,10 @@ def gossip_area(a, source):
     cfgs = configs(a, ["g2d_all_d8", "r2d_all_v1_d8", "g3d_all_d8", "r3d_all_v1_d8"],
                    "yosys generic synthesis, 16-byte flits, D = 8, 16 rules")
     return wrap(f"Its area against the plain router's ({source}; {cfgs}; cells / flip-flops): in 2D {cf(g2)} against the plain all-port router's {cf(p2)} "
-            f"({g2['cells'] / p2['cells']:.2f} / {g2['flops'] / p2['flops']:.2f}), in 3D {cf(g3)} against {cf(p3)} "
-            f"({g3['cells'] / p3['cells']:.2f} / {g3['flops'] / p3['flops']:.2f}); the gossip unit (rules and lookups) "
+            f"({sz_name(g2)} {sz(g2) / sz(p2):.2f}, flip-flops {g2['flops'] / p2['flops']:.2f}), in 3D {cf(g3)} against {cf(p3)} "
+            f"({sz_name(g3)} {sz(g3) / sz(p3):.2f}, flip-flops {g3['flops'] / p3['flops']:.2f}); the gossip unit (rules and lookups) "
             f"is {cf(u2)} of the 2D router. The gossip router is "
-            + ("smaller" if g2["cells"] < p2["cells"] and g3["cells"] < p3["cells"] else "not smaller")
+            + ("smaller" if sz(g2) < sz(p2) and sz(g3) < sz(p3) else "not smaller")
             + ": it drops the routing table, allocators, crossbar and the second dateline class's buffers, and pays "
             "for the rules, the oldest-first claims and a 21-bit wider flit.")
 
