@@ -35,6 +35,12 @@
 
 namespace torx::model {
 
+// The payload of flit `seq` of message `msg`: flit_bytes bytes of TrafficSource::payload_word
+// (the rest of the flit's payload zero). TrafficSource and SyntheticSource (synthetic_source.hpp)
+// fill their flits with it and check every delivered flit against it.
+void fill_traffic_payload(Flit& f, uint32_t msg, uint32_t seq, uint32_t flit_bytes);
+bool traffic_payload_ok(const Flit& f, uint32_t flit_bytes);
+
 enum class TrafficPattern : uint8_t { kUniform, kHotspot, kNeighbour };
 const char* traffic_pattern_name(TrafficPattern p);
 
