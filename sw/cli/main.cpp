@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/plain_adapter.hpp"
@@ -28,6 +30,7 @@
 #include "app/report.hpp"
 #include "app/run.hpp"
 #include "app/tables_check.hpp"
+#include "app/traffic.hpp"
 #include "core/checker.hpp"
 #include "core/forwarding_table.hpp"
 #include "core/memory_limit.hpp"
@@ -84,7 +87,7 @@ struct Options {
   bool mixed_orders = false;
   // torx plot
   std::string plot_kind;
-  std::string plot_input;
+  std::vector<std::string> plot_inputs;
   std::string max_memory;              // --max-memory SIZE; empty: what the machine has available
 };
 
@@ -563,26 +566,48 @@ int cmd_tables(const Options& o) {
   return kExitOk;
 }
 
-// `torx plot links|steps RESULT -o FILE.svg`: a picture of a result document (app/plot.hpp).
+// Reads a document for torx plot: a file (a regular one, at most 1 GiB) or standard input ("-").
+std::string read_plot_input(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return text;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(fmt::format("plot {}: not a regular file (a result document: torx run or torx traffic --json)", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", path, std::strerror(errno)));
+  if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", path));
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return text;
+}
+
+// `torx plot links|steps RESULT -o FILE.svg`, `torx plot latency TRAFFIC... -o FILE.svg`: a picture
+// of result documents (app/plot.hpp).
 int cmd_plot(const Options& o) {
   app::PlotKind kind;
   if (o.plot_kind == "links") kind = app::PlotKind::kLinks;
   else if (o.plot_kind == "steps") kind = app::PlotKind::kSteps;
-  else throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
+  else if (o.plot_kind == "latency") kind = app::PlotKind::kLatency;
+  else throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time; "
+                                    "latency: latency against offered load of torx traffic documents)",
                                     o.plot_kind));
-  std::string text;
-  if (o.plot_input == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  std::string svg;
+  if (kind == app::PlotKind::kLatency) {
+    if (std::count(o.plot_inputs.begin(), o.plot_inputs.end(), "-") > 1)
+      throw InputError("plot latency: standard input (-) can be given once");
+    std::vector<std::pair<std::string, std::string>> docs;
+    for (const std::string& path : o.plot_inputs)
+      docs.emplace_back(path == "-" ? "standard input" : path, read_plot_input(path));
+    svg = app::plot_latency_svg(docs);
   } else {
-    struct stat st {};
-    if (::stat(o.plot_input.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-      throw InputError(fmt::format("plot {}: not a regular file (a result document from torx run --json)", o.plot_input));
-    std::ifstream in(o.plot_input, std::ios::binary);
-    if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", o.plot_input, std::strerror(errno)));
-    if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", o.plot_input));
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (o.plot_inputs.size() != 1)
+      throw InputError(fmt::format("plot {}: one result document, not {}", o.plot_kind, o.plot_inputs.size()));
+    const std::string& path = o.plot_inputs[0];
+    svg = app::plot_svg(kind, read_plot_input(path), path == "-" ? "standard input" : path);
   }
-  write_text(o.output, app::plot_svg(kind, text, o.plot_input == "-" ? "standard input" : o.plot_input), "-o");
+  write_text(o.output, svg, "-o");
   if (o.output != "-") std::cerr << fmt::format("wrote {}\n", o.output);
   return kExitOk;
 }
@@ -599,6 +624,181 @@ int cmd_schedule(const Options& o) {
   algo.generate(topo, aopt, writer);
   if (o.output != "-") std::cerr << fmt::format("wrote {} ({} on the {})\n", o.output, o.algo, topo.to_string());
   return kExitOk;
+}
+
+// `torx traffic`'s words, as typed (app/traffic.hpp makes the typed request).
+struct TrafficOptions {
+  std::string topo;
+  bool mesh = false;
+  std::string pattern = "uniform";
+  std::string rate;
+  std::string sweep;
+  std::string sweep_tolerance = "0.01";
+  std::string packet_flits;
+  std::string packet_dist;
+  std::string flit_bytes = "16";
+  std::string injection = "bernoulli";
+  std::string burst_alpha, burst_beta, burst_r1;
+  std::vector<std::string> hotspots;
+  std::string hotspot_fraction;
+  std::string matrix;
+  std::string warmup = "3000", measure = "10000", drain = "10000";
+  std::string saturation_ratio = "0.99";
+  std::string ties = "random";
+  std::string queue_limit = "1024";
+  std::string model = "cycle";
+  std::vector<std::string> params;
+  std::string watchdog;
+  std::string seed = "1";
+  std::string json, csv, label, max_memory, fault;
+};
+
+// A node given as an id ("5") or as coordinates ("1,2", or "#5").
+NodeId parse_node_option(const Topology& topo, const std::string& text) {
+  if (text.find(',') == std::string::npos && !text.empty() && text[0] != '#') {
+    uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || v >= static_cast<uint64_t>(topo.nodes()))
+      throw InputError(fmt::format("not a node of the {} (an id 0..{} or coordinates like 1,2)", topo.to_string(),
+                                   topo.nodes() - 1));
+    return static_cast<NodeId>(v);
+  }
+  return parse_node(topo, text);
+}
+
+double parse_real(const char* option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || errno || !std::isfinite(v)) throw InputError(fmt::format("{} '{}': not a number", option, text));
+  return v;
+}
+
+// `torx traffic`: synthetic traffic at one rate, a sweep of rates or a search for the saturation
+// point (app/traffic.hpp, docs/traffic.md). Exit 0, or 1 when a packet was lost, corrupted,
+// misdelivered or duplicated.
+int cmd_traffic(const TrafficOptions& t) {
+  app::TrafficRequest r;
+  r.topology = Topology::parse(t.topo, t.mesh);
+  const std::optional<app::ModelKind> model = app::parse_model(t.model);
+  if (!model || *model == app::ModelKind::kStep)
+    throw InputError(fmt::format("--model {}: synthetic traffic runs on the cycle or rtl model", t.model));
+  r.model = *model;
+  r.pattern = t.pattern;
+  for (const std::string& h : t.hotspots) {
+    try {
+      r.hotspots.push_back(parse_node_option(r.topology, h));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--hotspot {}: {}", h, e.what()));
+    }
+  }
+  if (!t.hotspot_fraction.empty()) r.hotspot_fraction = parse_real("--hotspot-fraction", t.hotspot_fraction);
+  r.matrix = t.matrix;
+  r.injection = t.injection;
+  if (!t.burst_alpha.empty()) r.burst_alpha = parse_real("--burst-alpha", t.burst_alpha);
+  if (!t.burst_beta.empty()) r.burst_beta = parse_real("--burst-beta", t.burst_beta);
+  if (!t.burst_r1.empty()) r.burst_r1 = parse_real("--burst-r1", t.burst_r1);
+  if (!t.packet_flits.empty() && !t.packet_dist.empty())
+    throw InputError("--packet-flits F or --packet-dist F:W,...: one of them");
+  if (!t.packet_flits.empty())
+    r.packet_sizes = {{static_cast<uint32_t>(parse_count("--packet-flits", t.packet_flits, 1, 4096)), 1.0}};
+  if (!t.packet_dist.empty()) r.packet_sizes = app::parse_packet_sizes(t.packet_dist, "--packet-dist");
+  r.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", t.flit_bytes, 1, 32));
+  if (!t.rate.empty() && !t.sweep.empty()) throw InputError("--rate R or --sweep RATES|auto: one of them");
+  if (!t.rate.empty()) {
+    const double v = parse_real("--rate", t.rate);
+    if (!(v > 0 && v <= 1)) throw InputError(fmt::format("--rate {}: must be in (0, 1] flits per node and cycle", t.rate));
+    r.rates = {v};
+  } else if (t.sweep == "auto") {
+    r.search = true;
+  } else if (!t.sweep.empty()) {
+    r.rates = app::parse_rates(t.sweep, "--sweep");
+  } else {
+    throw InputError("give --rate R, or --sweep RATES (0.1,0.2 or 0.05:0.5:0.05) or --sweep auto");
+  }
+  r.search_tolerance = parse_real("--sweep-tolerance", t.sweep_tolerance);
+  r.warmup = parse_count("--warmup", t.warmup, 0, uint64_t{1} << 40);
+  r.measure = parse_count("--measure", t.measure, 1, uint64_t{1} << 40);
+  r.drain = parse_count("--drain", t.drain, 0, uint64_t{1} << 40);
+  r.saturation_ratio = parse_real("--saturation-ratio", t.saturation_ratio);
+  if (t.ties != "random" && t.ties != "plus") throw InputError(fmt::format("--ties {}: must be random or plus", t.ties));
+  r.random_ties = t.ties == "random";
+  r.queue_limit = static_cast<uint32_t>(parse_count("--queue-limit", t.queue_limit, 1, uint64_t{1} << 31));
+  for (const std::string& p : t.params) {
+    try {
+      set_param(r.params, p);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--param {}: {}", p, e.what()));
+    }
+  }
+  if (!t.watchdog.empty()) r.params.watchdog_cycles = parse_count("--watchdog", t.watchdog, 1, uint64_t{1} << 40);
+  r.seed = parse_count("--seed", t.seed, 0, UINT64_MAX);
+  r.label = t.label;
+  r.fault = t.fault;
+  if (!t.max_memory.empty()) r.memory_limit = memory_limit_from_option(t.max_memory);
+  if (!t.json.empty() && t.json != "-") app::check_output_file("--json", t.json);
+  if (!t.csv.empty() && t.csv != "-") app::check_output_file("--csv", t.csv);
+  if (t.json == "-" && t.csv == "-") throw InputError("--json - and --csv -: only one of them on standard output");
+  app::validate_traffic(r);
+  const bool tty = isatty(STDERR_FILENO);
+  const size_t total = r.search ? 0 : r.rates.size();
+  const app::TrafficReport rep = app::run_traffic(r, [&](const app::TrafficPointProgress& p) {
+    if (!tty) return;
+    std::fprintf(stderr, "\r[torx] rate %.4f done (%zu%s%s), %.1f s%s   ", p.rate, p.index,
+                 total ? " of " : " runs", total ? std::to_string(total).c_str() : "", p.seconds,
+                 p.saturated ? ", saturated" : "");
+  });
+  if (tty) std::fprintf(stderr, "\r%70s\r", "");
+  if (t.json == "-") write_text("-", rep.json);
+  else if (t.csv == "-") write_text("-", rep.csv, "--csv");
+  else std::cout << rep.table;
+  if (!t.json.empty() && t.json != "-") write_text(t.json, rep.json);
+  if (!t.csv.empty() && t.csv != "-") write_text(t.csv, rep.csv, "--csv");
+  if (!rep.check_ok) {
+    std::fprintf(stderr, "torx traffic: check failed:\n%s", rep.check_failures.c_str());
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+void add_traffic_options(CLI::App* sub, TrafficOptions& t) {
+  sub->add_option("--topo", t.topo, "dimensions, x first: 8x8, 16x16, 4x4x4")->required();
+  sub->add_flag("--mesh", t.mesh, "no wraparound links (mesh instead of torus)");
+  sub->add_option("--pattern", t.pattern, app::traffic_patterns() + " [uniform]");
+  sub->add_option("--rate", t.rate, "offered load, flits per node and cycle, (0, 1]");
+  sub->add_option("--sweep", t.sweep, "several rates: 0.1,0.2,0.4 or FROM:TO:STEP (0.05:0.5:0.05), or auto: search the "
+                                      "saturation point");
+  sub->add_option("--sweep-tolerance", t.sweep_tolerance, "--sweep auto: stop when the saturation rate is known to this [0.01]");
+  sub->add_option("--packet-flits", t.packet_flits, "packet length in flits [4]");
+  sub->add_option("--packet-dist", t.packet_dist, "packet lengths with weights, BookSim's packet_size/packet_size_rate: "
+                                                  "1:1,8:1");
+  sub->add_option("--flit-bytes", t.flit_bytes, "payload bytes per flit, 1 to 32 [16]");
+  sub->add_option("--injection", t.injection, "bernoulli|on_off: per node and cycle, or bursty on/off [bernoulli]");
+  sub->add_option("--burst-alpha", t.burst_alpha, "on_off: probability an off source turns on (BookSim burst_alpha)");
+  sub->add_option("--burst-beta", t.burst_beta, "on_off: probability an on source turns off (BookSim burst_beta)");
+  sub->add_option("--burst-r1", t.burst_r1, "on_off: flits per cycle while on (BookSim burst_r1, there in packets); "
+                                            "give two of the three");
+  sub->add_option("--hotspot", t.hotspots, "hot-spot: a hot node (id or coordinates), repeatable [0]");
+  sub->add_option("--hotspot-fraction", t.hotspot_fraction, "hot-spot: share of packets sent to the hot nodes [0.1]");
+  sub->add_option("--matrix", t.matrix, "matrix: the traffic matrix file (docs/traffic.md)");
+  sub->add_option("--warmup", t.warmup, "cycles before measuring [3000]");
+  sub->add_option("--measure", t.measure, "cycles whose packets are measured [10000]");
+  sub->add_option("--drain", t.drain, "at most this many cycles after the window for the measured packets to arrive [10000]");
+  sub->add_option("--saturation-ratio", t.saturation_ratio, "saturated when accepted < this x offered [0.99]");
+  sub->add_option("--ties", t.ties, "random|plus: direction of a half-way ring route [random, as BookSim]");
+  sub->add_option("--queue-limit", t.queue_limit, "packets a source may hold between creation and delivery [1024]");
+  std::string models = "cycle";
+  if (app::model_available(app::ModelKind::kRtl)) models += "|rtl";
+  sub->add_option("--model", t.model, models + " [cycle]");
+  sub->add_option("--param", t.params, "network parameter NAME=VALUE, repeatable (torx run --help-params)")
+      ->allow_extra_args(false);
+  sub->add_option("--watchdog", t.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
+  sub->add_option("--seed", t.seed, "seed of the traffic [1]");
+  sub->add_option("--json", t.json, "write the result document (torx.traffic/1) to FILE, or - for standard output");
+  sub->add_option("--csv", t.csv, "write one CSV line per rate to FILE, or - for standard output");
+  sub->add_option("--label", t.label, "name of this curve in torx plot latency");
+  sub->add_option("--max-memory", t.max_memory, "stop (exit 3) before allocating more than SIZE [the memory available]");
+  sub->add_option("--fault", t.fault, "testing the checker: corrupt|misdeliver|drop|duplicate one packet (exit 1)");
 }
 
 void add_run_options(CLI::App* sub, Options& o) {
@@ -668,9 +868,14 @@ int main_impl(int argc, char** argv) {
   tables->add_option("--json", o.json, "write the plan's summary to FILE or -");
   tables->add_option("--max-memory", o.max_memory,
                      "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
-  auto* plot = app.add_subcommand("plot", "draw a result document as SVG: traffic per link, or the steps over time");
-  plot->add_option("kind", o.plot_kind, "links (flits per link on the torus layout) or steps (a Gantt chart)")->required();
-  plot->add_option("result", o.plot_input, "a result document (torx run --json FILE), or - for standard input")
+  auto* plot = app.add_subcommand("plot", "draw result documents as SVG: traffic per link, the steps over time, or "
+                                          "latency against offered load");
+  plot->add_option("kind", o.plot_kind,
+                   "links (flits per link on the torus layout), steps (a Gantt chart) or latency (torx traffic curves)")
+      ->required();
+  plot->add_option("result", o.plot_inputs,
+                   "a result document (torx run --json FILE), or - for standard input; latency: one or more torx "
+                   "traffic documents, one curve each")
       ->required();
   plot->add_option("-o,--output", o.output, "the SVG file to write (- for standard output)")->required();
   auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
@@ -703,6 +908,13 @@ int main_impl(int argc, char** argv) {
         ->allow_extra_args(false);
     cosim->add_option("--watchdog", o.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
     cosim->add_option("--json", o.json, "write the result document (torx.cosim/1) to FILE, or - for standard output");
+  }
+  CLI::App* traffic = nullptr;
+  TrafficOptions topts;
+  if (app::traffic_available()) {
+    traffic = app.add_subcommand("traffic", "synthetic traffic: latency and throughput at offered loads, as BookSim "
+                                            "measures them (docs/traffic.md)");
+    add_traffic_options(traffic, topts);
   }
   auto* check = app.add_subcommand("check", "validate a schedule file: syntax, holdings, conflicts, delivery");
   check->add_option("--schedule", o.schedule, "schedule file")->required();
@@ -747,6 +959,7 @@ int main_impl(int argc, char** argv) {
   if (*plot) return cmd_plot(o);
   if (*tables) return cmd_tables(o);
   if (cosim && *cosim) return cmd_cosim(o);
+  if (traffic && *traffic) return cmd_traffic(topts);
   return kExitBadInput;
 }
 
