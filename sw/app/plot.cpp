@@ -370,18 +370,20 @@ std::string latency_svg(const std::vector<std::pair<std::string, json>>& docs) {
     series.push_back(std::move(s));
   }
   // Scales: x from 0 to the largest offered load; y from 0 to a little above the largest latency
-  // of an unsaturated run (saturated runs beyond it are drawn at the top edge).
-  double xmax = 0, ymax = 0, yall = 0;
+  // of an unsaturated run, but at most 6 times the lowest latency (the knee stays readable; points
+  // beyond are drawn at the top edge, the curve leaving through it).
+  double xmax = 0, ymax = 0, yall = 0, ymin = 0;
   for (const Series& s : series)
     for (const auto& p : s.points) {
       xmax = std::max(xmax, p.offered);
       yall = std::max(yall, p.plat);
+      ymin = ymin == 0 ? p.plat : std::min(ymin, p.plat);
       if (!p.saturated) ymax = std::max(ymax, p.plat);
     }
   if (ymax == 0) ymax = yall;
-  ymax = std::max(ymax * 1.15, 1.0);
+  ymax = std::max(std::min(ymax, 6 * ymin) * 1.1, 1.0);
   xmax = std::max(xmax * 1.05, 0.01);
-  const double left = 70, right = 20, top = 58, plot_w = 760, plot_h = 420, legend_h = 18.0 * series.size() + 24;
+  const double left = 70, right = 20, top = 66, plot_w = 760, plot_h = 420, legend_h = 18.0 * series.size() + 24;
   const double width = left + plot_w + right, height = top + plot_h + 50 + legend_h;
   auto X = [&](double v) { return left + plot_w * v / xmax; };
   auto Y = [&](double v) { return top + plot_h * (1 - std::min(v, ymax) / ymax); };
@@ -401,8 +403,9 @@ std::string latency_svg(const std::vector<std::pair<std::string, json>>& docs) {
   }
   out += fmt::format("<text x=\"10\" y=\"20\" font-size=\"15\">Latency against offered load{}{}</text>\n",
                      common.empty() ? "" : ": ", escape(common));
-  out += "<text x=\"10\" y=\"38\" fill=\"#555\">solid: packet latency (created to tail ejected); dashed: network "
-         "latency (head injected to tail ejected); open markers: saturated runs</text>\n";
+  out += "<text x=\"10\" y=\"36\" fill=\"#555\">solid: packet latency (created to tail ejected); dashed: network "
+         "latency (head injected to tail ejected)</text>\n<text x=\"10\" y=\"51\" fill=\"#555\">open markers: "
+         "saturated runs; on the top edge: beyond the scale</text>\n";
   const double xs = axis_step(xmax, 10), ys = axis_step(ymax, 8);
   for (double v = 0; v <= xmax + 1e-12; v += xs)
     out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/>"

@@ -437,8 +437,8 @@ std::string traffic_table(const std::string& text, const std::string& origin) {
         doc["phases"]["measure"].get<uint64_t>());
     s += "  rates and throughputs in flits/node/cycle; latencies in cycles (packet: created to tail ejected;\n"
          "  network: head injected to tail ejected)\n";
-    s += fmt::format("  {:>7} {:>8} {:>8}  {:>8} {:>6} {:>6} {:>6}  {:>8} {:>5}  {:>5}  {}\n", "rate", "offered",
-                     "accepted", "pkt lat", "p50", "p99", "max", "net lat", "hops", "link", "");
+    s += fmt::format("  {:>7} {:>8} {:>8}  {:>8} {:>6} {:>6} {:>6}  {:>8} {:>5}  {:>5}\n", "rate", "offered",
+                     "accepted", "pkt lat", "p50", "p99", "max", "net lat", "hops", "link");
     for (const json& x : doc["runs"]) {
       const json& pl = x["packet_latency"];
       std::string note;
@@ -458,9 +458,17 @@ std::string traffic_table(const std::string& text, const std::string& origin) {
                              sat["highest_unsaturated"].get<double>(), sat["lowest_saturated"].get<double>(),
                              sat["throughput"].get<double>(), sat["highest_unsaturated"].get<double>());
     }
-    s += "  (link: the busiest link's utilization; saturated: " +
-         doc["saturation_criterion"]["text"].get<std::string>() + ")\n";
-    return s;
+    s += "  (link: the busiest link's utilization; " + doc["saturation_criterion"]["text"].get<std::string>() + ")\n";
+    // No trailing blanks (empty last columns).
+    std::string out;
+    for (size_t p = 0; p < s.size();) {
+      size_t q = s.find('\n', p);
+      std::string line = s.substr(p, q - p);
+      line.erase(line.find_last_not_of(' ') + 1);
+      out += line + "\n";
+      p = q + 1;
+    }
+    return out;
   } catch (const json::exception& e) {
     throw sw::InputError(fmt::format("{}: a field of the traffic document is missing or of the wrong type: {}", origin,
                                      e.what()));

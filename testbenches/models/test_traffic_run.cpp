@@ -254,6 +254,35 @@ TEST(TrafficRun, CorruptionInsideARouterIsCaughtAtTheDestination) {
   EXPECT_EQ(r.lost + r.check.misdelivered + r.check.duplicated + r.check.out_of_order, 0u) << r.check_summary();
 }
 
+TEST(TrafficRun, TwoLanesGiveOneLanesFigures) {
+  // The sources share the packet table; they all run in one lane (fabric.hpp), so a second thread
+  // for the routers changes nothing.
+  const Topology t({8, 8}, true);
+  const DestinationPattern u = pattern(PatternKind::kUniform, t);
+  TrafficRunConfig c = config(0.35, 300, 2000);
+  const TrafficRunResult one = run_traffic(t, c, u);
+  c.params.threads = 2;
+  expect_same(one, run_traffic(t, c, u));
+}
+
+TEST(TrafficRun, ADeadlockStopsWithTheStuckPackets) {
+  // Without the dateline, long worms round a ring deadlock: the watchdog names where each head waits.
+  const Topology t({8}, true);
+  TrafficRunConfig c = config(0.9, 100, 2000);
+  c.params.dateline = false;
+  c.params.watchdog_cycles = 300;
+  c.source.sizes = {16};
+  try {
+    run_traffic(t, c, pattern(PatternKind::kTornado, t));
+    FAIL() << "no deadlock";
+  } catch (const sw::WatchdogError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("watchdog: no flit moved for 300 cycles"), std::string::npos) << what;
+    EXPECT_NE(what.find("head at router"), std::string::npos) << what;
+    EXPECT_NE(what.find("waiting for"), std::string::npos) << what;
+  }
+}
+
 TEST(TrafficRun, BadConfigurationsAreInputErrors) {
   const Topology t({4, 4}, true);
   const DestinationPattern u = pattern(PatternKind::kUniform, t);
