@@ -12,15 +12,6 @@
 
 namespace torx::model {
 
-namespace {
-uint64_t mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
 double SyntheticConfig::mean_size() const {
   double w = 0, s = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
@@ -175,7 +166,7 @@ SyntheticSource::SyntheticSource(const sw::Topology& topo, sw::NodeId node, cons
       table_(table),
       counters_(counters),
       sched_(sched),
-      rng_(mix(cfg.seed ^ mix(static_cast<uint64_t>(node) + 0x5EED))) {
+      rng_(traffic_mix(cfg.seed ^ traffic_mix(static_cast<uint64_t>(node) + 0x5EED))) {
   TORX_MODEL_CHECK(cfg.rate > 0 && cfg.rate <= 1, "offered rate out of range");
   TORX_MODEL_CHECK(!cfg.sizes.empty() && cfg.sizes.size() == cfg.size_weights.size(), "packet sizes");
   TORX_MODEL_CHECK(cfg.flit_bytes >= 1 && cfg.flit_bytes <= kMaxFlitBytes, "flit width out of range");

@@ -10,15 +10,6 @@
 
 namespace torx::model {
 
-namespace {
-uint64_t mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
 const char* traffic_pattern_name(TrafficPattern p) {
   switch (p) {
     case TrafficPattern::kUniform: return "uniform";
@@ -29,7 +20,7 @@ const char* traffic_pattern_name(TrafficPattern p) {
 }
 
 uint64_t TrafficSource::payload_word(uint32_t msg, uint32_t seq, uint32_t w) {
-  return mix((uint64_t{msg} << 32) ^ (uint64_t{seq} << 6) ^ w);
+  return traffic_mix((uint64_t{msg} << 32) ^ (uint64_t{seq} << 6) ^ w);
 }
 
 void fill_traffic_payload(Flit& f, uint32_t msg, uint32_t seq, uint32_t flit_bytes) {
@@ -47,7 +38,12 @@ bool traffic_payload_ok(const Flit& f, uint32_t flit_bytes) {
 
 TrafficSource::TrafficSource(const sw::Topology& topo, sw::NodeId node, int channels, const TrafficConfig& cfg,
                              NetworkCounters* counters, Scheduler* sched)
-    : topo_(topo), node_(node), cfg_(cfg), counters_(counters), sched_(sched), rng_(mix(cfg.seed ^ mix(node))) {
+    : topo_(topo),
+      node_(node),
+      cfg_(cfg),
+      counters_(counters),
+      sched_(sched),
+      rng_(traffic_mix(cfg.seed ^ traffic_mix(node))) {
   TORX_MODEL_CHECK(cfg.load > 0 && cfg.load <= 1 && cfg.max_worm_flits >= 1 && cfg.queue_limit >= 1,
                    "traffic configuration out of range");
   TORX_MODEL_CHECK(cfg.flit_bytes >= 1 && cfg.flit_bytes <= kMaxFlitBytes, "flit width out of range");
