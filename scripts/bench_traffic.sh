@@ -60,10 +60,12 @@ if [[ -n $BOOKSIM ]]; then
     # up on the saturated rates early, or drain their backlog for longer than the run).
     python3 scripts/traffic_study.py --booksim-config 16 uniform 1 "$rate" |
       sed 's/^sim_type = latency;/sim_type = throughput;/' >"$tmp/b.cfg"
-    /usr/bin/time -f "%U %S %e" -o "$tmp/btime" "$BOOKSIM" "$tmp/b.cfg" >"$tmp/b.txt"
-    read -r u s w <"$tmp/btime"
-    lat=$(grep -m1 "^Packet latency average = .*(1 samples)" "$tmp/b.txt" | awk '{print $5}')
-    acc=$(grep -m1 "^Accepted flit rate average = .*(1 samples)" "$tmp/b.txt" | awk '{print $6}')
+    # (BookSim's exit status is not 0 on success: its figures say whether it ran.)
+    /usr/bin/time -f "%U %S %e" -o "$tmp/btime" "$BOOKSIM" "$tmp/b.cfg" >"$tmp/b.txt" || true
+    read -r u s w < <(tail -1 "$tmp/btime")
+    lat=$(grep -m1 "^Packet latency average = .*(1 samples)" "$tmp/b.txt" | awk '{print $5}' || true)
+    acc=$(grep -m1 "^Accepted flit rate average = .*(1 samples)" "$tmp/b.txt" | awk '{print $6}' || true)
+    [[ -n $acc ]] || { echo "bench_traffic.sh: BookSim gave no figures at rate $rate:" >&2; tail -5 "$tmp/b.txt" >&2; exit 1; }
     printf '  BookSim rate %-5s CPU %7.1f s, wall %7.1f s: packet latency %s, accepted %s\n' "$rate" \
       "$(awk "BEGIN {print $u + $s}")" "$w" "$lat" "$acc"
     total_user=$(awk "BEGIN {print $total_user + $u}"); total_sys=$(awk "BEGIN {print $total_sys + $s}")

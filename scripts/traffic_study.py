@@ -8,6 +8,7 @@ On an 8x8 torus, uniform and transpose traffic, 1 and 2 VCs per dateline class, 
 with the mapped settings (the config is written into the document), and writes:
 
   docs/traffic/torx.csv, docs/traffic/booksim.csv   one line per case and rate
+  docs/traffic/torx-variants.csv                    torx with one mapped setting changed
   docs/traffic/latency.png, throughput.png          both simulators' curves, one panel per case
   docs/traffic/torx-uniform.svg, torx-transpose.svg `torx plot latency` of torx's documents
   docs/traffic.md                                   the generated regions (config, summary, tables)
@@ -41,6 +42,17 @@ CASES = [("uniform", 1), ("uniform", 2), ("transpose", 1), ("transpose", 2)]
 RATES = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.42, 0.44, 0.46, 0.48, 0.5, 0.55, 0.6, 0.7, 0.8]
 WARMUP, MEASURE, PACKET, DEPTH, SEED = 3000, 10000, 4, 8, 1
 FIELDS = ["pattern", "vcs_per_class", "rate", "offered", "accepted", "plat_mean", "nlat_mean", "hops", "saturated"]
+# torx beside itself on uniform traffic, V = 1, with one mapped setting changed: how much each of the
+# choices the mapping makes weighs (docs/traffic.md, "Where the two differ").
+VARIANTS = [("as mapped (credit_latency 2, ties random)", []),
+            ("credit_latency 1 (torx's default)", ["--param", "credit_latency=1"]),
+            ("ties + (torx's schedules)", ["--ties", "plus"]),
+            ("buffer_depth 4", ["--param", "buffer_depth=4"])]
+VARIANT_RATES = [0.02, 0.1, 0.3, 0.4, 0.42, 0.44, 0.46, 0.48, 0.5, 0.55, 0.6]
+# Zero load: every packet of neighbor 2 links from its source, of tornado 6 (8x8 torus), at a rate
+# where packets almost never meet: what a hop and the ends of a path cost in each simulator.
+ZERO_LOAD = [("neighbor", 2), ("tornado", 6)]
+ZERO_RATE = 0.004
 
 
 def booksim_config(pattern, vcs, rate, k=8, n=2, sim_type="latency"):
@@ -114,12 +126,12 @@ def run_booksim(binary, pattern, vcs, rate):
             "saturated": int(unstable), "seconds": round(time.time() - t0, 2)}
 
 
-def run_torx(torx, pattern, vcs, work):
-    doc = os.path.join(work, f"torx-{pattern}-v{vcs}.json")
-    cmd = [torx, "traffic", "--topo", "8x8", "--pattern", pattern, "--sweep", ",".join(map(str, RATES)),
+def run_torx(torx, pattern, vcs, work, extra=(), rates=RATES, name=""):
+    doc = os.path.join(work, f"torx-{pattern}-v{vcs}{name}.json")
+    cmd = [torx, "traffic", "--topo", "8x8", "--pattern", pattern, "--sweep", ",".join(map(str, rates)),
            "--packet-flits", str(PACKET), "--warmup", str(WARMUP), "--measure", str(MEASURE), "--seed", str(SEED),
            "--param", "credit_latency=2", "--param", f"vcs_per_class={vcs}", "--param", f"buffer_depth={DEPTH}",
-           "--label", f"{vcs} VC{'s' if vcs > 1 else ''} per class", "--json", doc]
+           "--label", f"{vcs} VC{'s' if vcs > 1 else ''} per class", "--json", doc, *extra]
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr}")
@@ -159,12 +171,12 @@ def pct(a, b):
     return f"{100 * (a - b) / b:+.1f} %"
 
 
-def summary(torx, bs):
-    lines = ["| case | latency at 0.02: torx | BookSim | torx + 1 vs BookSim | at 0.1: torx | BookSim | torx + 1 vs BookSim "
-             "| saturation throughput: torx | BookSim | torx vs BookSim |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+def summary(torx, bs, local):
+    lines = ["| case | latency at 0.02: torx | BookSim | torx + 1 vs BookSim | at 0.1: torx | BookSim | torx + 1 vs "
+             "BookSim | peak accepted: torx | BookSim | torx vs BookSim | BookSim, torx's local ports | torx vs it |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for pattern, vcs in CASES:
-        t, b = case_rows(torx, pattern, vcs), case_rows(bs, pattern, vcs)
+        t, b, l = case_rows(torx, pattern, vcs), case_rows(bs, pattern, vcs), case_rows(local, pattern, vcs)
         if not t or not b:
             continue
         tl = {r["rate"]: r for r in t}
@@ -175,35 +187,68 @@ def summary(torx, bs):
             cells += [f"{x:.2f}", f"{y:.2f}", pct(x + 1, y)]
         st, sb = max(r["accepted"] for r in t), max(r["accepted"] for r in b)
         cells += [f"{st:.3f}", f"{sb:.3f}", pct(st, sb)]
+        if l:
+            sl = max(r["accepted"] for r in l)
+            cells += [f"{sl:.3f}", pct(st, sl)]
+        else:
+            cells += ["", ""]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def full_table(torx, bs):
+def zero_load(torx, bs):
+    lines = ["| pattern (8x8 torus, rate 0.004) | links | torx network latency | BookSim | BookSim - torx |",
+             "|---|---:|---:|---:|---:|"]
+    for pattern, hops in ZERO_LOAD:
+        t = [r for r in torx if r["pattern"] == pattern]
+        b = [r for r in bs if r["pattern"] == pattern]
+        if t and b:
+            lines.append(f"| {pattern} | {hops} | {t[0]['nlat_mean']:.2f} | {b[0]['nlat_mean']:.2f} | "
+                         f"{b[0]['nlat_mean'] - t[0]['nlat_mean']:+.2f} |")
+    return "\n".join(lines)
+
+
+def sensitivity(rows):
+    """Latency at 0.02 and 0.1 and the highest accepted throughput of each variant."""
+    lines = ["| torx, uniform, V = 1 | latency at 0.02 | at 0.1 | peak accepted |", "|---|---:|---:|---:|"]
+    for name, _ in VARIANTS:
+        v = {float(r["rate"]): r for r in rows if r["variant"] == name}
+        if not v:
+            continue
+        lines.append(f"| {name} | {float(v[0.02]['plat_mean']):.2f} | {float(v[0.1]['plat_mean']):.2f} | "
+                     f"{max(float(r['accepted']) for r in v.values()):.3f} |")
+    return "\n".join(lines)
+
+
+def full_table(torx, bs, local):
     out = []
     for pattern, vcs in CASES:
-        t, b = case_rows(torx, pattern, vcs), {r["rate"]: r for r in case_rows(bs, pattern, vcs)}
-        out.append(f"**{pattern}, {vcs} VC{'s' if vcs > 1 else ''} per class** (torx: packet latency, network latency, "
-                   "accepted; BookSim the same; `*`: saturated by torx's criterion; unstable: BookSim gave the run up, "
-                   "its accepted throughput from throughput mode)\n")
-        out.append("| offered | torx plat | nlat | accepted | BookSim plat | nlat | accepted |")
-        out.append("|---:|---:|---:|---:|---:|---:|---:|")
-        for r in t:
-            y = b.get(r["rate"])
-            star = "*" if str(r["saturated"]) == "1" else ""
+        t = case_rows(torx, pattern, vcs)
+        b = {r["rate"]: r for r in case_rows(bs, pattern, vcs)}
+        lp = {r["rate"]: r for r in case_rows(local, pattern, vcs)}
+        out.append(f"**{pattern}, {vcs} VC{'s' if vcs > 1 else ''} per class** (packet latency, network latency, "
+                   "accepted throughput; `*`: saturated by torx's criterion; unstable: BookSim gave the run up, its "
+                   "accepted throughput from throughput mode)\n")
+        out.append("| offered | torx plat | nlat | accepted | BookSim plat | nlat | accepted | BookSim, torx's local ports: "
+                   "plat | accepted |")
+        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+        def cells(y, n):
             if not y:
-                bcells = ["", "", ""]
-            elif y["plat_mean"] != y["plat_mean"]:  # NaN: BookSim gave the run up (latency_thres)
-                bcells = ["unstable", "", f"{y['accepted']:.4f}"]
-            else:
-                bcells = [f"{y['plat_mean']:.2f}", f"{y['nlat_mean']:.2f}", f"{y['accepted']:.4f}"]
+                return [""] * n
+            lat = "unstable" if y["plat_mean"] != y["plat_mean"] else f"{y['plat_mean']:.2f}"
+            nl = "" if y["nlat_mean"] != y["nlat_mean"] else f"{y['nlat_mean']:.2f}"
+            return [lat, nl, f"{y['accepted']:.4f}"] if n == 3 else [lat, f"{y['accepted']:.4f}"]
+
+        for r in t:
+            star = "*" if str(r["saturated"]) == "1" else ""
             out.append(f"| {r['rate']:g}{star} | {r['plat_mean']:.2f} | {r['nlat_mean']:.2f} | {r['accepted']:.4f} | "
-                       + " | ".join(bcells) + " |")
+                       + " | ".join(cells(b.get(r["rate"]), 3) + cells(lp.get(r["rate"]), 2)) + " |")
         out.append("")
     return "\n".join(out).rstrip()
 
 
-def plots(torx, bs, outdir):
+def plots(torx, bs, local, outdir):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -214,24 +259,32 @@ def plots(torx, bs, outdir):
     for kind in ("latency", "throughput"):
         fig, axes = plt.subplots(2, 2, figsize=(10, 7.5))
         for ax, (pattern, vcs) in zip(axes.flat, CASES):
-            t, b = case_rows(torx, pattern, vcs), case_rows(bs, pattern, vcs)
+            t, b, l = case_rows(torx, pattern, vcs), case_rows(bs, pattern, vcs), case_rows(local, pattern, vcs)
+            series = [(t, "o-", "C0", "torx"), (b, "s--", "C1", "BookSim"),
+                      (l, "^:", "C2", "BookSim, one injection and one ejection VC")]
             if kind == "latency":
                 zero = min(r["plat_mean"] for r in t)
-                for rows, style, name in ((t, "o-", "torx"), (b, "s--", "BookSim")):
+                for rows, style, colour, name in series:
                     pts = [(r["offered"], r["plat_mean"]) for r in rows
                            if r["plat_mean"] == r["plat_mean"] and r["plat_mean"] < 6 * zero]
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=4, label=name)
+                    if pts:
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=colour, ms=4, label=name)
+                pts = [(r["offered"], r["plat_mean"] + 1) for r in t if r["plat_mean"] < 6 * zero]
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color="C0", lw=0.8, alpha=0.5,
+                        label="torx + 1 cycle (BookSim's ejection)")
                 ax.set_ylabel("packet latency (cycles)")
                 ax.set_xlabel("offered load (flits/node/cycle)")
             else:
-                for rows, style, name in ((t, "o-", "torx"), (b, "s--", "BookSim")):
-                    ax.plot([r["rate"] for r in rows], [r["accepted"] for r in rows], style, ms=4, label=name)
+                for rows, style, colour, name in series:
+                    if rows:
+                        ax.plot([r["rate"] for r in rows], [r["accepted"] for r in rows], style, color=colour, ms=4,
+                                label=name)
                 ax.plot([0, max(RATES)], [0, max(RATES)], ":", color="grey", lw=1)
                 ax.set_ylabel("accepted (flits/node/cycle)")
                 ax.set_xlabel("offered rate (flits/node/cycle)")
             ax.set_title(f"8x8 torus, {pattern}, {vcs} VC{'s' if vcs > 1 else ''} per class", fontsize=10)
             ax.grid(alpha=0.3)
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(os.path.join(outdir, f"{kind}.png"), dpi=90)
         plt.close(fig)
@@ -244,6 +297,11 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--render-only", action="store_true")
     ap.add_argument("--skip-torx", action="store_true", help="keep docs/traffic/torx.csv and the SVGs as they are")
+    ap.add_argument("--only", choices=["zero-load"], help="BookSim: only the zero-load runs (kept beside the others)")
+    ap.add_argument("--booksim-local-ports", default="",
+                    help="a BookSim binary whose routing function gives one VC at the injection and one at the "
+                         "ejection port, as torx's routers have (docs/traffic.md, \"Where the two differ\"): its "
+                         "runs go to docs/traffic/booksim-local-ports.csv")
     ap.add_argument("--booksim-config", nargs=4, metavar=("K", "PATTERN", "VCS", "RATE"),
                     help="print BookSim's config for a k x k torus and exit (scripts/bench_traffic.sh)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"))
@@ -255,6 +313,8 @@ def main():
     outdir = os.path.join(a.out, "traffic")
     os.makedirs(outdir, exist_ok=True)
     torx_csv, bs_csv = os.path.join(outdir, "torx.csv"), os.path.join(outdir, "booksim.csv")
+    variants_csv = os.path.join(outdir, "torx-variants.csv")
+    local_csv = os.path.join(outdir, "booksim-local-ports.csv")
     if not a.render_only and not a.skip_torx:
         work = tempfile.mkdtemp(prefix="torx-traffic-study-")
         torx_rows, docs, secs = [], {}, 0.0
@@ -264,27 +324,52 @@ def main():
             docs.setdefault(pattern, []).append(doc)
             secs += s
             print(f"torx {pattern} V={vcs}: {len(rows)} rates, {s:.1f} s", file=sys.stderr)
+        for pattern, _ in ZERO_LOAD:
+            rows, _, _ = run_torx(a.torx, pattern, 1, work, (), [ZERO_RATE], "-zero")
+            torx_rows += rows
         write_csv(torx_csv, torx_rows)
+        variant_rows = []
+        for k, (name, extra) in enumerate(VARIANTS):
+            rows, _, _ = run_torx(a.torx, "uniform", 1, work, extra, VARIANT_RATES, f"-variant{k}")
+            variant_rows += [dict(r, variant=name) for r in rows]
+        with open(variants_csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["variant"] + FIELDS, extrasaction="ignore", lineterminator="\n")
+            w.writeheader()
+            for r in variant_rows:
+                w.writerow({k: (f"{r[k]:.6g}" if isinstance(r[k], float) else r[k]) for k in ["variant"] + FIELDS})
         for pattern, paths in docs.items():
             subprocess.run([a.torx, "plot", "latency", *paths, "-o", os.path.join(outdir, f"torx-{pattern}.svg")],
                            check=True, stderr=subprocess.DEVNULL)
     if not a.render_only and a.booksim:
-        jobs = [(p, v, r) for p, v in CASES for r in RATES]
+        jobs = [(p, 1, ZERO_RATE) for p, _ in ZERO_LOAD]
+        if a.only != "zero-load":
+            jobs += [(p, v, r) for p, v in CASES for r in RATES]
+        # Rows of other runs stay (--only zero-load adds to a file of the comparison's runs).
+        keep = [r for r in (read_csv(bs_csv) if os.path.exists(bs_csv) else [])
+                if (r["pattern"], r["vcs_per_class"], r["rate"]) not in set(jobs)]
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
             bs_rows = []
             for row in ex.map(lambda j: run_booksim(a.booksim, *j), jobs):
                 bs_rows.append(row)
                 print(f"BookSim {row['pattern']} V={row['vcs_per_class']} rate {row['rate']}: "
                       f"{row['seconds']} s{' (unstable)' if row['saturated'] else ''}", file=sys.stderr)
-        write_csv(bs_csv, bs_rows)
+        write_csv(bs_csv, keep + bs_rows)
+    if not a.render_only and a.booksim_local_ports:
+        jobs = [(p, v, r) for p, v in CASES for r in RATES]
+        with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+            rows = list(ex.map(lambda j: run_booksim(a.booksim_local_ports, *j), jobs))
+        write_csv(local_csv, rows)
     torx_rows = read_csv(torx_csv)
     bs_rows = read_csv(bs_csv) if os.path.exists(bs_csv) else []
-    plots(torx_rows, bs_rows, outdir)
+    local_rows = read_csv(local_csv) if os.path.exists(local_csv) else []
+    plots(torx_rows, bs_rows, local_rows, outdir)
     config = booksim_config("uniform", 1, 0.1)
     fill_file(os.path.join(a.out, "traffic.md"), [
         ("booksim-config", "```\n" + config.rstrip() + "\n```"),
-        ("comparison-summary", summary(torx_rows, bs_rows)),
-        ("comparison-table", full_table(torx_rows, bs_rows)),
+        ("comparison-summary", summary(torx_rows, bs_rows, local_rows)),
+        ("comparison-table", full_table(torx_rows, bs_rows, local_rows)),
+        ("zero-load", zero_load(torx_rows, bs_rows)),
+        ("sensitivity", sensitivity(list(csv.DictReader(open(variants_csv)))) if os.path.exists(variants_csv) else ""),
     ])
     print(f"wrote {torx_csv}, {bs_csv}, the plots in {outdir} and the tables of {os.path.join(a.out, 'traffic.md')}",
           file=sys.stderr)
