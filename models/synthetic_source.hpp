@@ -38,13 +38,14 @@
 #include <vector>
 
 #include "core/topology.hpp"
+#include "core/traffic_names.hpp"
 #include "models/endpoint.hpp"
 #include "models/input_unit.hpp"
 #include "models/traffic_pattern.hpp"
 
 namespace torx::model {
 
-enum class InjectionKind : uint8_t { kBernoulli, kOnOff };
+using sw::InjectionKind;
 
 struct InjectionSpec {
   InjectionKind kind = InjectionKind::kBernoulli;
@@ -54,15 +55,7 @@ struct InjectionSpec {
   double alpha = 0, beta = 0, r1 = 0;
 };
 
-// Planted faults, for proving the checker (docs/traffic.md, "Checking"): node 0 damages its first
-// measured packet.
-enum class TrafficFault : uint8_t {
-  kNone,
-  kCorrupt,     // one payload bit of its head flit flipped
-  kMisdeliver,  // the head carries (and is routed to) another destination than the packet's
-  kDrop,        // the packet is taken from the queue as injected, but no flit of it is sent
-  kDuplicate    // the packet is sent twice
-};
+using sw::TrafficFault;  // planted faults, for proving the checker
 
 struct SyntheticConfig {
   double rate = 0.1;                     // offered flits per node and cycle, (0, 1]

@@ -19,51 +19,9 @@ namespace torx::model {
 
 namespace {
 
-struct Named {
-  PatternKind kind;
-  const char* name;
-};
-constexpr Named kNames[] = {{PatternKind::kUniform, "uniform"},         {PatternKind::kTranspose, "transpose"},
-                            {PatternKind::kBitComplement, "bit-complement"}, {PatternKind::kBitReverse, "bit-reverse"},
-                            {PatternKind::kShuffle, "shuffle"},         {PatternKind::kTornado, "tornado"},
-                            {PatternKind::kNeighbor, "neighbor"},       {PatternKind::kHotSpot, "hot-spot"},
-                            {PatternKind::kMatrix, "matrix"}};
-
 bool power_of_two(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
-// A node of a matrix file: coordinates ("3,5"), "#id", or a plain id.
-sw::NodeId matrix_node(const sw::Topology& topo, const std::string& text) {
-  if (text.find(',') == std::string::npos && !text.empty() && text[0] != '#') {
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (*end || errno || v < 0 || v >= topo.nodes() || !std::isdigit(static_cast<unsigned char>(text[0])))
-      throw sw::InputError(fmt::format("node '{}': not a node of the {} (an id 0..{} or coordinates like 1,2)", text,
-                                       topo.to_string(), topo.nodes() - 1));
-    return static_cast<sw::NodeId>(v);
-  }
-  return sw::parse_node(topo, text);
-}
-
 }  // namespace
-
-const char* pattern_name(PatternKind k) {
-  for (const Named& n : kNames)
-    if (n.kind == k) return n.name;
-  return "?";
-}
-
-std::optional<PatternKind> parse_pattern(std::string_view name) {
-  for (const Named& n : kNames)
-    if (name == n.name) return n.kind;
-  return std::nullopt;
-}
-
-std::string pattern_names() {
-  std::string s;
-  for (const Named& n : kNames) s += (s.empty() ? "" : ", ") + std::string(n.name);
-  return s;
-}
 
 TrafficMatrix parse_traffic_matrix(std::istream& in, const std::string& origin, const sw::Topology& topo) {
   std::vector<std::vector<std::pair<sw::NodeId, double>>> raw(static_cast<size_t>(topo.nodes()));
@@ -96,8 +54,8 @@ TrafficMatrix parse_traffic_matrix(std::istream& in, const std::string& origin, 
                                        f.size(), f.size() == 1 ? "" : "s"));
     sw::NodeId s = 0, d = 0;
     try {
-      s = matrix_node(topo, f[0]);
-      d = matrix_node(topo, f[1]);
+      s = sw::parse_node_or_id(topo, f[0]);
+      d = sw::parse_node_or_id(topo, f[1]);
     } catch (const sw::InputError& e) {
       throw sw::InputError(fmt::format("{}:{}: {}", origin, lineno, e.what()));
     }
@@ -146,7 +104,7 @@ TrafficMatrix read_traffic_matrix(const std::string& path, const sw::Topology& t
 
 DestinationPattern::DestinationPattern(const PatternSpec& spec, const sw::Topology& topo) : spec_(spec), topo_(topo) {
   const sw::NodeId n = topo.nodes();
-  const std::string name = pattern_name(spec.kind);
+  const std::string name(sw::name_of(sw::kTrafficPatterns, spec.kind));
   switch (spec.kind) {
     case PatternKind::kBitComplement:
     case PatternKind::kBitReverse:
@@ -258,7 +216,7 @@ std::string DestinationPattern::describe(const sw::Topology& topo) const {
     case PatternKind::kMatrix:
       return fmt::format("matrix ({} entries)", spec_.matrix.entries);
     default:
-      return pattern_name(spec_.kind);
+      return std::string(sw::name_of(sw::kTrafficPatterns, spec_.kind));
   }
 }
 

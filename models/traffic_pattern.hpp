@@ -35,27 +35,14 @@
 #include <vector>
 
 #include "core/topology.hpp"
+#include "core/traffic_names.hpp"
 
 namespace torx::model {
 
-enum class PatternKind : uint8_t {
-  kUniform,
-  kTranspose,
-  kBitComplement,
-  kBitReverse,
-  kShuffle,
-  kTornado,
-  kNeighbor,
-  kHotSpot,
-  kMatrix
-};
+using sw::PatternKind;
 
-// "uniform", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbor",
-// "hot-spot", "matrix": the names of the command line and the result document.
-const char* pattern_name(PatternKind k);
-std::optional<PatternKind> parse_pattern(std::string_view name);
-// Every name, comma-separated (for messages and help).
-std::string pattern_names();
+// The names of the command line and the result document are sw::kTrafficPatterns
+// (core/traffic_names.hpp).
 
 // A traffic matrix: for every source node, its destinations with cumulative weights (ascending; the
 // last is the row's total). An empty row: the source injects nothing.

@@ -494,4 +494,18 @@ std::string plot_svg(PlotKind kind, const std::string& json_text, const std::str
   }
 }
 
+std::string plot_documents(PlotKind kind, const std::vector<std::pair<std::string, std::string>>& docs) {
+  const std::string_view name = sw::name_of(kPlotKinds, kind);
+  if (docs.empty()) throw InputError(fmt::format("plot {}: no document", name));
+  if (kind == PlotKind::kLatency) {
+    for (size_t i = 0; i < docs.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (docs[i].first == docs[j].first)
+          throw InputError(fmt::format("plot latency: {} given twice", docs[i].first));
+    return plot_latency_svg(docs);
+  }
+  if (docs.size() != 1) throw InputError(fmt::format("plot {}: one result document, not {}", name, docs.size()));
+  return plot_svg(kind, docs[0].second, docs[0].first);
+}
+
 }  // namespace torx::app

@@ -20,9 +20,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/names.hpp"
+
 namespace torx::app {
 
 enum class PlotKind { kLinks, kSteps, kLatency };
+// The pictures by name (torx plot KIND; its error lists them).
+inline constexpr sw::Named<PlotKind> kPlotKinds[] = {
+    {PlotKind::kLinks, "links"}, {PlotKind::kSteps, "steps"}, {PlotKind::kLatency, "latency"}};
 
 // The SVG of `kind` for the result document `json_text` (the text `torx run --json` writes).
 // Throws sw::InputError naming what is missing or wrong (not a result document; links of a run
@@ -32,5 +37,8 @@ std::string plot_svg(PlotKind kind, const std::string& json_text, const std::str
 // The latency plot of one or more traffic documents: (origin, text) pairs. Throws sw::InputError
 // naming the document that is not a traffic document or has no runs.
 std::string plot_latency_svg(const std::vector<std::pair<std::string, std::string>>& docs);
+// torx plot: `kind` of the documents, (origin, text) pairs: links and steps take exactly one, latency
+// one or more (each origin given once). Throws sw::InputError naming what is wrong.
+std::string plot_documents(PlotKind kind, const std::vector<std::pair<std::string, std::string>>& docs);
 
 }  // namespace torx::app

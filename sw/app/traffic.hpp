@@ -5,6 +5,12 @@
 // Verilated RTL routers), and the whole request is one result document, schema torx.traffic/1
 // (docs/cli.md), from which the table on standard output and the CSV are printed, so the three
 // never disagree. `torx plot latency` draws documents of this schema.
+//
+// Where it lives: the words become a request in options.cpp (parse_traffic); this file's
+// validate_traffic decides every rule a user can break that needs no model (rates, which options go
+// with which pattern and injection, phases, parameters), then asks the model's entry (models.cpp) for
+// the rest (a pattern's requirements on the network, the matrix file, the memory estimate);
+// traffic_models.cpp runs the model and writes the document.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +24,7 @@
 #include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
 #include "core/topology.hpp"
+#include "core/traffic_names.hpp"
 
 namespace torx::app {
 
@@ -25,13 +32,13 @@ struct TrafficRequest {
   sw::Topology topology{{8, 8}, true};
   ModelKind model = ModelKind::kCycle;            // cycle or rtl
   // Destination pattern (models/traffic_pattern.hpp): its name, and the hot-spot and matrix options.
-  std::string pattern = "uniform";
+  sw::PatternKind pattern = sw::PatternKind::kUniform;
   std::vector<sw::NodeId> hotspots;               // hot-spot: the hot nodes (none given: node 0)
   std::optional<double> hotspot_fraction;         // hot-spot: share of packets sent to them [0.1]
   std::string matrix;                             // matrix: the file
-  // Injection process: "bernoulli" or "on_off" with BookSim's burst_alpha, burst_beta, burst_r1
-  // (two of them; r1 in flits per cycle while on, like the rate).
-  std::string injection = "bernoulli";
+  // Injection process: Bernoulli, or on-off with BookSim's burst_alpha, burst_beta, burst_r1 (two of
+  // them; r1 in flits per cycle while on, like the rate).
+  sw::InjectionKind injection = sw::InjectionKind::kBernoulli;
   std::optional<double> burst_alpha, burst_beta, burst_r1;
   std::vector<std::pair<uint32_t, double>> packet_sizes{{4, 1.0}};  // flits, relative weight
   uint32_t flit_bytes = 16;
@@ -43,27 +50,35 @@ struct TrafficRequest {
   double saturation_ratio = 0.99;
   bool random_ties = true;
   uint32_t queue_limit = 1024;
-  std::string fault;                              // testing the checker: corrupt|misdeliver|drop|duplicate
+  sw::TrafficFault fault = sw::TrafficFault::kNone;  // testing the checker
   sw::NetworkParams params;
   uint64_t seed = 1;
   std::string label;                              // names the curve in plots (default: from the settings)
   std::optional<sw::MemoryLimit> memory_limit;
 };
 
-// "0.1", "0.1,0.2,0.4" or "0.05:0.5:0.05" (from, to inclusive, step): the rates; throws
-// sw::InputError naming `option` for anything else (a rate outside (0, 1], more than 1000 rates).
-std::vector<double> parse_rates(const std::string& text, const char* option);
-// "4" or "1:1,8:1" (flits:weight, ...); throws sw::InputError naming `option`.
-std::vector<std::pair<uint32_t, double>> parse_packet_sizes(const std::string& text, const char* option);
+// The direction of a half-way ring route (--ties): random as BookSim, or always +.
+inline constexpr sw::Named<bool> kRouteTies[] = {{true, "random"}, {false, "plus"}};
+
+// At most this many rates in a sweep.
+inline constexpr size_t kMaxRates = 1000;
+// Throws sw::InputError "OPTION V: a rate must be in (0, 1] flits per node and cycle" unless it is.
+void check_rate(double v, const char* option);
 
 // Whether this build can run synthetic traffic (it needs the cycle model).
 bool traffic_available();
-// The pattern names, "uniform|transpose|...".
-std::string traffic_patterns();
 // Throws sw::InputError naming the option that is wrong (rates, pattern and its requirements on the
 // topology, the matrix file, injection parameters, phases, parameters, model), sw::WatchdogError if
-// the run's memory estimate exceeds the limit.
-void validate_traffic(const TrafficRequest& r);
+// the run's memory estimate exceeds the limit. Returns the request as run.
+TrafficRequest validate_traffic(TrafficRequest r);
+
+// The on-off parameters of one rate: the one not given follows from the rate (BookSim's
+// OnOffInjectionProcess: rate = r1 alpha / (alpha + beta)); throws sw::InputError unless each is a
+// probability and r1 is in [rate, 1].
+struct BurstParams {
+  double alpha = 0, beta = 0, r1 = 0;
+};
+BurstParams burst_for(const TrafficRequest& r, double rate);
 
 struct TrafficPointProgress {
   size_t index = 0;         // runs done so far (this one included)
@@ -81,7 +96,7 @@ struct TrafficReport {
   std::string check_failures;  // the failed runs' check summaries
 };
 
-// Runs every rate of the request (after validate_traffic). Throws sw::InputError, sw::WatchdogError
+// Runs every rate of the request (validated) on its model. Throws sw::InputError, sw::WatchdogError
 // (a stuck network: exit code 3); a failed check is in the report.
 TrafficReport run_traffic(const TrafficRequest& r, const TrafficProgressFn& progress = {});
 

@@ -42,9 +42,9 @@ TEST(TrafficPattern, NamesRoundTrip) {
   for (PatternKind k : {PatternKind::kUniform, PatternKind::kTranspose, PatternKind::kBitComplement,
                         PatternKind::kBitReverse, PatternKind::kShuffle, PatternKind::kTornado, PatternKind::kNeighbor,
                         PatternKind::kHotSpot, PatternKind::kMatrix})
-    EXPECT_EQ(parse_pattern(pattern_name(k)), k);
-  EXPECT_FALSE(parse_pattern("bitcomp").has_value());
-  EXPECT_NE(pattern_names().find("bit-reverse"), std::string::npos);
+    EXPECT_EQ(sw::value_named(sw::kTrafficPatterns, sw::name_of(sw::kTrafficPatterns, k)), k);
+  EXPECT_FALSE(sw::value_named(sw::kTrafficPatterns, "bitcomp").has_value());
+  EXPECT_NE(sw::join_names(sw::kTrafficPatterns, "|").find("bit-reverse"), std::string::npos);
 }
 
 TEST(TrafficPattern, PermutationsAreBijectionsOnEveryNetworkTheyAccept) {
@@ -62,11 +62,11 @@ TEST(TrafficPattern, PermutationsAreBijectionsOnEveryNetworkTheyAccept) {
       std::set<NodeId> seen;
       for (NodeId s = 0; s < t.nodes(); ++s) {
         const NodeId d = p.dest(s, rng);
-        ASSERT_TRUE(t.valid(d)) << pattern_name(kind) << " on " << t.to_string();
+        ASSERT_TRUE(t.valid(d)) << sw::name_of(sw::kTrafficPatterns, kind) << " on " << t.to_string();
         EXPECT_EQ(d, p.fixed_dest(s));
         seen.insert(d);
       }
-      EXPECT_EQ(seen.size(), static_cast<size_t>(t.nodes())) << pattern_name(kind) << " on " << t.to_string();
+      EXPECT_EQ(seen.size(), static_cast<size_t>(t.nodes())) << sw::name_of(sw::kTrafficPatterns, kind) << " on " << t.to_string();
     }
 }
 
@@ -103,7 +103,7 @@ TEST(TrafficPattern, RequirementsAreRefusedNamingPatternAndRequirement) {
   const Topology six({6, 6}, true);
   for (PatternKind k : {PatternKind::kBitComplement, PatternKind::kBitReverse, PatternKind::kShuffle}) {
     const std::string e = error_of(k, six);
-    EXPECT_NE(e.find(pattern_name(k)), std::string::npos) << e;
+    EXPECT_NE(e.find(std::string(sw::name_of(sw::kTrafficPatterns, k))), std::string::npos) << e;
     EXPECT_NE(e.find("power-of-two"), std::string::npos) << e;
     EXPECT_NE(e.find("36 nodes"), std::string::npos) << e;
   }

@@ -157,7 +157,7 @@ TEST(TrafficCli, PatternsRefuseNetworksTheyAreNotDefinedOn) {
                {"--topo 3x4 --pattern bit-complement", "--pattern bit-complement needs a power-of-two"},
                {"--topo 8x4 --pattern transpose", "--pattern transpose needs a square 2D network"},
                {"--topo 4x4x4 --pattern transpose", "--pattern transpose needs a square 2D network"},
-               {"--topo 4x4 --pattern bitrev", "--pattern bitrev: not a pattern"},
+               {"--topo 4x4 --pattern bitrev", "--pattern bitrev: must be uniform, transpose"},
                {"--topo 4x4 --pattern hot-spot --hotspot 16", "--hotspot 16"},
                {"--topo 4x4 --pattern hot-spot --hotspot-fraction 2", "--hotspot-fraction 2"},
                {"--topo 4x4 --hotspot 3", "--hotspot and --hotspot-fraction go with --pattern hot-spot"}};
