@@ -69,6 +69,37 @@ TEST(TrafficCli, TinySweepEndToEnd) {
   EXPECT_EQ(rows[1].rfind(",4x4 torus,uniform,cycle,0.3,", 0), 0u) << rows[1];
 }
 
+// A sweep on 1D, 2D and 3D tori and meshes, with the patterns each network has: every packet
+// delivered and checked, the low rate carried (accepted within 10 % of offered, not saturated), the
+// hop count at most the network's diameter.
+TEST(TrafficCli, SweepsOnOneTwoAndThreeDimensionalToriAndMeshes) {
+  struct Case {
+    const char* topo;
+    const char* pattern;
+    int diameter;
+  } cases[] = {{"16", "uniform", 8},        {"8 --mesh", "tornado", 7},          {"4x4 --mesh", "transpose", 6},
+               {"8x4", "bit-reverse", 6},   {"4x4x4", "shuffle", 6},            {"3x3x3 --mesh", "neighbor", 6},
+               {"4x4x2 --mesh", "bit-complement", 7}};
+  for (const Case& c : cases) {
+    const Cli r = run_torx(std::string("traffic --topo ") + c.topo + " --pattern " + c.pattern +
+                               " --sweep 0.05,0.1 --warmup 200 --measure 1500 --json -",
+                           120);
+    ASSERT_EQ(r.code, 0) << c.topo << " " << c.pattern << ": " << r.err;
+    const nlohmann::json d = nlohmann::json::parse(r.out);
+    ASSERT_EQ(d["runs"].size(), 2u);
+    for (const nlohmann::json& run : d["runs"]) {
+      SCOPED_TRACE(std::string(c.topo) + " " + c.pattern + " at " + run["rate"].dump());
+      EXPECT_TRUE(run["check"]["ok"].get<bool>());
+      EXPECT_EQ(run["check"]["lost"], 0);
+      EXPECT_GT(run["packets"]["tagged"].get<int>(), 0);
+      EXPECT_EQ(run["packets"]["tagged_delivered"], run["packets"]["tagged"]);
+      EXPECT_FALSE(run["saturated"].get<bool>());
+      EXPECT_NEAR(run["accepted"].get<double>(), run["offered"].get<double>(), 0.1 * run["offered"].get<double>());
+      EXPECT_LE(run["hops_mean"].get<double>(), c.diameter);
+    }
+  }
+}
+
 TEST(TrafficCli, SameSeedSameDocument) {
   const std::string a = temp_path("a.json"), b = temp_path("b.json");
   const std::string args = std::string(kSmall) + " --pattern tornado --rate 0.4 --seed 9 --json ";
