@@ -320,7 +320,7 @@ std::string CycleNetwork::stall_report(size_t max_worms) const {
     ++shown;
     const sw::Message& sm = program_->schedule_message(m);
     const uint32_t left = ni(r.src).flits_left(m);
-    s += fmt::format("\n  message {} (step {}, {} -> {}, route {}, {} flits):", m, r.step, topo_.node_name(r.src),
+    s += fmt::format("\n  message {} (step {}, {} -> {}, route {}, {} flits):", m, r.step + 1, topo_.node_name(r.src),
                      topo_.node_name(r.dst), topo_.route_string(sm.route), r.flits);
     auto it = worms.find(m);
     if (it == worms.end()) {

@@ -460,15 +460,17 @@ void NetworkInterface::run_program(uint64_t now, int lane) {
 }
 
 std::string NetworkInterface::describe() const {
+  // Steps are indices from 0 inside the model and numbered from 1 in what a user reads (docs/cli.md,
+  // "Step numbers"): hence the + 1 below.
   const std::vector<uint32_t>& barriers = prog_.barrier_steps();
   std::string s = fmt::format("node {}: ", cfg_.node);
   if (in_barrier_)
-    return s + fmt::format("in the barrier before step {}, waiting for the release", barriers[next_barrier_]);
+    return s + fmt::format("in the barrier before step {}, waiting for the release", barriers[next_barrier_] + 1);
   if (next_send_ == sends_end_) {
     if (next_barrier_ < barriers.size())
       return s + fmt::format("all sends issued ({} open); waiting to enter the barrier before step {} ({} of {} "
                              "receives stored)",
-                             sends_open_, barriers[next_barrier_], received_,
+                             sends_open_, barriers[next_barrier_] + 1, received_,
                              prog_.receives_before(cfg_.node, barriers[next_barrier_]));
     return s + fmt::format("program complete ({} sends open, {} receives stored of {})", sends_open_, received_,
                            prog_.receives(cfg_.node));
@@ -477,9 +479,9 @@ std::string NetworkInterface::describe() const {
   const MessageRecord& r = prog_.message(m);
   if (next_barrier_ < barriers.size() && r.step >= barriers[next_barrier_])
     return s + fmt::format("waiting to enter the barrier before step {} ({} sends open, {} of {} receives stored)",
-                           barriers[next_barrier_], sends_open_, received_,
+                           barriers[next_barrier_] + 1, sends_open_, received_,
                            prog_.receives_before(cfg_.node, barriers[next_barrier_]));
-  return s + fmt::format("next send is message {} (step {}, to node {}); {} of {} blocks held", m, r.step, r.dst,
+  return s + fmt::format("next send is message {} (step {}, to node {}); {} of {} blocks held", m, r.step + 1, r.dst,
                          next_blocks_msg_ == m ? check_pos_ : 0, prog_.message_blocks(m));
 }
 

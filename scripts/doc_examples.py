@@ -19,8 +19,8 @@ compared together. Leading `$ ...` lines of a block show the command and are not
 Options: `excerpt` (the block is a contiguous part of the output), `json` (compared as JSON, so the
 block may be laid out compactly), `cycle` (needs the cycle model; skipped in a build without it),
 `rtl` (needs the Verilated RTL: torx cosim, --model rtl; skipped in a build without it).
-Machine-dependent numbers are normalised on both sides: seconds, M .../s rates, and the JSON keys
-wall_seconds, peak_rss_bytes, load_seconds and run_seconds.
+Machine-dependent numbers are normalised on both sides: seconds, M .../s rates (or the words of a run
+too short for one), and the JSON keys wall_seconds, peak_rss_bytes, load_seconds and run_seconds.
 
 It also checks that every file the Markdown documents name (`*.md`, `*.sh`, `*.py`, `*.cpp`,
 `*.hpp`) is in the repository: relative to the root or the document, or by its file name.
@@ -42,6 +42,9 @@ DOCUMENTS = ["README.md", "docs/cli.md", "docs/schedule-format.md"]
 MARKER = re.compile(r"^<!-- doc-(example|file)(?:\[([a-z,]*)\])?: (.*?) -->\s*$")
 VOLATILE_KEYS = {"wall_seconds", "peak_rss_bytes", "load_seconds", "run_seconds", "router_cycles_per_second"}
 VOLATILE_TEXT = [
+    # A rate, or the words a run too short for one gets instead (sw/app/report.hpp, kMinRateSeconds).
+    (re.compile(r"(: \d+(\.\d+)? M router-cycles/s(, \d+(\.\d+)? M flit-hops/s)?"
+                r"| \(too short for a rate: rates from \d+(\.\d+)? s\))"), ": # rates"),
     (re.compile(r"\b\d+(\.\d+)? s\b"), "# s"),
     (re.compile(r"\b\d+(\.\d+)? M (router-cycles|flit-hops)/s"), r"# M \2/s"),
     (re.compile(r"\b\d+(\.\d+)? s:"), "# s:"),

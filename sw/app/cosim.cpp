@@ -9,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "app/backends.hpp"
 #include "app/options.hpp"
+#include "app/report.hpp"
 #include "core/errors.hpp"
 
 namespace torx::app {
@@ -105,8 +106,8 @@ std::string cosim_text(const CosimReport& r) {
                    r.flits, r.registers, r.barrier_cycles, r.barrier_releases);
   s += fmt::format("  coverage             {}\n", r.coverage_text);
   if (r.check_ok) s += fmt::format("  check                {}\n", r.check_text);
-  s += fmt::format("  speed                {:.3f} s: {:.3f} M router-cycles/s (model and RTL together)\n", r.wall_seconds,
-                   r.wall_seconds > 0 ? static_cast<double>(r.router_cycles) / r.wall_seconds / 1e6 : 0.0);
+  s += fmt::format("  speed                {:.3f} s{} (model and RTL together)\n", r.wall_seconds,
+                   rate_text(r.wall_seconds, r.router_cycles, std::nullopt));
   if (r.first_mismatch) s += fmt::format("  MISMATCH             {}\n", r.first_mismatch->text);
   else s += "  result               no mismatch\n";
   return s;

@@ -39,17 +39,36 @@ std::optional<double> parse_optional_real(const char* option, const std::string&
   return parse_real(option, text);
 }
 
-// --param NAME=VALUE into `params`, naming the word in errors.
-void set_params(const std::vector<std::string>& words, sw::NetworkParams& params) {
-  for (const std::string& p : words) {
+// --param NAME=VALUE words into `params`, naming the word in errors; a parameter given twice is
+// refused rather than the last one silently kept (issue 33). Returns the names, in order.
+std::vector<std::string> set_params(const std::vector<std::string>& words, sw::NetworkParams& params) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& p = words[i];
     try {
       sw::set_param(params, p);
     } catch (const sw::InputError& e) {
       throw sw::InputError(fmt::format("--param {}: {}", p, e.what()));
     }
+    const std::string name = p.substr(0, p.find('='));
+    for (size_t k = 0; k < i; ++k)
+      if (words[k].compare(0, words[k].find('='), name) == 0)
+        throw sw::InputError(fmt::format("--param {}: given twice ({}, then {}); give each parameter once", name,
+                                         words[k], p));
+    names.push_back(name);
   }
+  return names;
 }
 
+// --watchdog N (empty: not given) into `params`, refused beside --param watchdog_cycles.
+void set_watchdog(const std::string& word, const std::vector<std::string>& named, sw::NetworkParams& params) {
+  if (word.empty()) return;
+  if (std::find(named.begin(), named.end(), "watchdog_cycles") != named.end())
+    throw sw::InputError("--watchdog and --param watchdog_cycles set the same parameter; give one of them");
+  params.watchdog_cycles = parse_count(kWatchdogOption, word);
+}
+
+// `s` cut at every `sep` (empty fields kept).
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   size_t p = 0;
@@ -72,12 +91,9 @@ void parse_network(const NetworkWords& w, NetworkRequest& r) {
   r.sync = parse_name("--sync", sw::kSyncModes, w.sync);
   r.seed = parse_count(kSeedOption, w.seed);
   r.gossip_hw = w.gossip_hw;
-  set_params(w.params, r.params);
-  for (const std::string& p : w.params) r.params_named.push_back(p.substr(0, p.find('=')));
-  if (!w.watchdog.empty()) {
-    r.params.watchdog_cycles = parse_count(kWatchdogOption, w.watchdog);
-    r.params_named.emplace_back("watchdog_cycles");
-  }
+  for (const std::string& name : set_params(w.params, r.params)) r.params_named.push_back(name);
+  set_watchdog(w.watchdog, r.params_named, r.params);
+  if (!w.watchdog.empty()) r.params_named.emplace_back("watchdog_cycles");
 }
 
 }  // namespace
@@ -229,8 +245,7 @@ TrafficRequest parse_traffic(const TrafficWords& w) {
   r.saturation_ratio = parse_real("--saturation-ratio", w.saturation_ratio);
   r.random_ties = parse_name("--ties", kRouteTies, w.ties);
   r.queue_limit = static_cast<uint32_t>(parse_count(kQueueLimitOption, w.queue_limit));
-  set_params(w.params, r.params);
-  if (!w.watchdog.empty()) r.params.watchdog_cycles = parse_count(kWatchdogOption, w.watchdog);
+  set_watchdog(w.watchdog, set_params(w.params, r.params), r.params);
   r.seed = parse_count(kSeedOption, w.seed);
   r.label = w.label;
   if (!w.fault.empty()) r.fault = parse_name("--fault", sw::kTrafficFaults, w.fault);

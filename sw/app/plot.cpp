@@ -216,8 +216,20 @@ std::string steps_svg(const json& doc, const std::string& origin) {
   for (size_t k = 0; k < n; ++k) last = std::max(last, end[k]);
   if (doc.contains("cycles") && doc["cycles"].is_number()) last = std::max(last, doc["cycles"].get<int64_t>());
   last = std::max<int64_t>(last, 1);
+  // Steps are numbered from 1 everywhere (conflict reports, error messages, the watchdog; element
+  // k - 1 of the document's per-step arrays: docs/cli.md, "Step numbers"), each with its label.
+  std::vector<std::string> labels(n);
+  if (doc.contains("step_labels") && doc["step_labels"].is_array() && doc["step_labels"].size() == n)
+    for (size_t k = 0; k < n; ++k)
+      if (doc["step_labels"][k].is_string()) labels[k] = doc["step_labels"][k].get<std::string>();
+  auto step_name = [&](size_t k) {
+    return labels[k].empty() ? fmt::format("step {}", k + 1) : fmt::format("step {} {}", k + 1, labels[k]);
+  };
+  size_t widest = 0;
+  for (size_t k = 0; k < n; ++k) widest = std::max(widest, step_name(k).size());
   const bool barriers = doc.value("sync", std::string()) == "barrier" && cycle;
-  const double left = 70, right = 20, top = 62, row = std::clamp(440.0 / n, 3.0, 20.0), bottom = 78;
+  // Room on the left for the longest "step K LABEL" (about 7 px a character at 12 px).
+  const double left = std::max(70.0, 7.0 * static_cast<double>(widest) + 12), right = 20, top = 62, row = std::clamp(440.0 / n, 3.0, 20.0), bottom = 78;
   const double plot_w = 840, width = left + plot_w + right, height = top + row * n + bottom;
   auto X = [&](double c) { return left + plot_w * c / static_cast<double>(last); };
   std::string s = fmt::format(
@@ -227,9 +239,23 @@ std::string steps_svg(const json& doc, const std::string& origin) {
   s += fmt::format("<text x=\"10\" y=\"20\" font-size=\"15\">{}: the steps over time</text>\n", escape(title_of(doc)));
   std::string caption = fmt::format("{} steps, {} cycles", n, last);
   if (cycle) {
-    caption += fmt::format("; {} barriers of {} cycles; {} VC-cycles blocked in all",
-                           cm->value("barriers", uint64_t{0}), cm->value("barrier_latency", uint64_t{0}),
-                           cm->value("blocked_cycles", uint64_t{0}));
+    // What synchronized the steps, in the words of the mode that ran.
+    const std::string sync = doc.value("sync", std::string());
+    if (doc.contains("gossip_hw"))
+      caption += "; forwarded by the routers (--gossip-hw)";
+    else if (sync == "barrier")
+      caption += fmt::format("; {} barriers of {} cycles", cm->value("barriers", uint64_t{0}),
+                             cm->value("barrier_latency", uint64_t{0}));
+    else if (sync == "priority")
+      caption += fmt::format("; no barriers: {} priority levels, {} preemptions", cm->value("priority_levels", uint64_t{0}),
+                             cm->value("preemptions", uint64_t{0}));
+    else if (sync == "local" || sync == "software")
+      caption += fmt::format("; no barriers: {} null messages{}", cm->value("null_messages", uint64_t{0}),
+                             sync == "software" ? fmt::format(" in {} software barriers", cm->value("software_barriers", uint64_t{0}))
+                                                : std::string());
+    else if (sync == "none")
+      caption += "; no synchronization (--sync none)";
+    caption += fmt::format("; {} VC-cycles blocked in all", cm->value("blocked_cycles", uint64_t{0}));
   } else {
     caption += " (step model: each step's cost t_s + m t_x, back to back)";
   }
@@ -241,8 +267,9 @@ std::string steps_svg(const json& doc, const std::string& origin) {
       if (end[k] >= 0) done = std::max(done, end[k]);
       if (done >= 0 && start[k + 1] > done)
         s += fmt::format("<rect class=\"barrier\" x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" "
-                         "fill=\"#e4e4e4\"><title>barrier after step {}: cycles {} to {}</title></rect>\n",
-                         X(done), top, std::max(0.5, X(start[k + 1]) - X(done)), row * n, k + 1, done, start[k + 1]);
+                         "fill=\"#e4e4e4\"><title>barrier before {}: cycles {} to {}</title></rect>\n",
+                         X(done), top, std::max(0.5, X(start[k + 1]) - X(done)), row * n, escape(step_name(k + 1)), done,
+                         start[k + 1]);
     }
   }
   // Axis and grid.
@@ -258,19 +285,19 @@ std::string steps_svg(const json& doc, const std::string& origin) {
   for (size_t k = 0; k < n; ++k) {
     const double y = top + row * k;
     if (k % label_every == 0 || k + 1 == n)
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">step {}</text>\n", left - 6,
-                       y + row / 2 + 4, k + 1);
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, y + row / 2 + 4,
+                       escape(step_name(k)));
     if (start[k] < 0 || end[k] < 0) continue;  // no messages
     const double h = std::max(1.0, row * 0.75), yb = y + (row - h) / 2;
     const int64_t own = std::min(end[k], start[k] + std::max<int64_t>(costs[k], 0));
     s += fmt::format("<rect class=\"step\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"#3b6fb6\">"
-                     "<title>step {}: cycles {} to {} ({} cycles; the step model charges {})</title></rect>\n",
-                     X(start[k]), yb, std::max(0.5, X(own) - X(start[k])), h, k + 1, start[k], end[k],
+                     "<title>{}: cycles {} to {} ({} cycles; the step model charges {})</title></rect>\n",
+                     X(start[k]), yb, std::max(0.5, X(own) - X(start[k])), h, escape(step_name(k)), start[k], end[k],
                      end[k] - start[k], costs[k]);
     if (cycle && end[k] > own)
       s += fmt::format("<rect class=\"late\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"#d9534f\">"
-                       "<title>step {}: {} cycles beyond the step model's cost (blocking)</title></rect>\n",
-                       X(own), yb, std::max(0.5, X(end[k]) - X(own)), h, k + 1, end[k] - own);
+                       "<title>{}: {} cycles beyond the step model's cost (blocking)</title></rect>\n",
+                       X(own), yb, std::max(0.5, X(end[k]) - X(own)), h, escape(step_name(k)), end[k] - own);
   }
   // Legend.
   const double ly = height - 30;

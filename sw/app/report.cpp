@@ -96,6 +96,7 @@ std::string report_json(const RunReport& r, int indent) {
   if (r.header.collective == Collective::kBroadcast) j["root"] = topo.node_name(r.header.root);
   j["schedule"] = r.origin;
   j["seed"] = r.seed;
+  j["warnings"] = r.warnings;
   j["steps"] = r.steps.steps;
   json per_max = json::array(), labels = json::array(), cyc = json::array(), msgs = json::array();
   for (const StepRecord& s : r.steps.per_step) {
@@ -151,6 +152,13 @@ std::string report_json(const RunReport& r, int indent) {
   return j.dump(indent) + "\n";
 }
 
+std::string rate_text(double seconds, uint64_t router_cycles, std::optional<uint64_t> flit_hops) {
+  if (seconds < kMinRateSeconds) return fmt::format(" (too short for a rate: rates from {:.3f} s)", kMinRateSeconds);
+  std::string s = fmt::format(": {:.2f} M router-cycles/s", router_cycles / seconds / 1e6);
+  if (flit_hops) s += fmt::format(", {:.2f} M flit-hops/s", *flit_hops / seconds / 1e6);
+  return s;
+}
+
 std::string report_text(const RunReport& r) {
   const Topology topo(r.header.dims, r.header.wrap);
   std::string s;
@@ -203,9 +211,9 @@ std::string report_text(const RunReport& r) {
     s += fmt::format("  {:<20} {} VC-cycles blocked, {:.2f} flits buffered on average, busiest link {} flits\n", "",
                      c.blocked_cycles, c.mean_buffer_flits, busiest);
     if (c.run_seconds > 0)
-      s += fmt::format("  {:<20} load {:.3f} s, run {:.3f} s{}: {:.2f} M router-cycles/s, {:.2f} M flit-hops/s\n",
-                       "simulation", c.load_seconds, c.run_seconds, c.threads > 1 ? fmt::format(" on {} threads", c.threads) : "",
-                       c.router_cycles / c.run_seconds / 1e6, c.flit_hops / c.run_seconds / 1e6);
+      s += fmt::format("  {:<20} load {:.3f} s, run {:.3f} s{}{}\n", "simulation", c.load_seconds, c.run_seconds,
+                       c.threads > 1 ? fmt::format(" on {} threads", c.threads) : "",
+                       rate_text(c.run_seconds, c.router_cycles, c.flit_hops));
   }
   const CheckResult& c = r.check;
   if (!r.checked) {

@@ -43,10 +43,18 @@ struct RunReport {
   std::vector<NamedBound> extras;
   std::vector<std::pair<std::string, int64_t>> facts;  // algorithm-specific figures, "facts" in the JSON
   SimFigures sim;
+  std::vector<std::string> warnings;  // what ran but probably not as meant ("warnings" in the JSON)
   // The cycle and rtl models' figures as they report them: "cycles", the "sim" counters,
   // "cycle_model" and (hardwired gossip) "gossip_hw" in the JSON; none for the step model.
   std::optional<sw::CycleFigures> cycle_model;
 };
+
+// Rates (M router-cycles/s, M flit-hops/s) are printed only for runs of at least this many seconds:
+// below it the clock, the first touches of memory and the scheduler dominate (a run of 0.000 s
+// reported 127.49 M router-cycles/s), so the summary gives the time and says it is too short.
+inline constexpr double kMinRateSeconds = 0.01;
+// "load 0.027 s, run 0.005 s" and then ": 4.17 M router-cycles/s, ..." or the words for too short.
+std::string rate_text(double seconds, uint64_t router_cycles, std::optional<uint64_t> flit_hops);
 
 std::string report_json(const RunReport& r, int indent = 2);
 std::string report_text(const RunReport& r);

@@ -137,6 +137,24 @@ void check_traces(const RunRequest& r) {
 
 }  // namespace
 
+std::string priority_throttle_warning(const sw::NetworkParams& p, const sw::CostModel& cost) {
+  const int k = p.priority_levels, r = p.priority_reserve, d = p.buffer_depth;
+  if (k <= 1) return {};
+  const int64_t packet = (cost.block_bytes + cost.flit_bytes - 1) / cost.flit_bytes;
+  const int64_t lowest = d - static_cast<int64_t>(k - 1) * r;
+  if (lowest >= packet) return {};
+  // What would leave a packet's worth: a deeper buffer, fewer levels, a smaller reserve.
+  std::string fix = fmt::format("--param buffer_depth={} or more", packet + static_cast<int64_t>(k - 1) * r);
+  if (d - r >= packet) fix += fmt::format(", or priority_levels={} or fewer", 1 + (d - packet) / r);
+  if (r > 1 && d - (k - 1) >= packet) fix += fmt::format(", or priority_reserve={} or less", (d - packet) / (k - 1));
+  return fmt::format("--sync priority: the throttle leaves the lowest of {} priority levels {} of the {} slots of a VC "
+                     "buffer (buffer_depth {} - (priority_levels {} - 1) x priority_reserve {}), fewer than a packet of "
+                     "{} flits ({}-byte blocks, {}-byte flits), so its worms advance a few flits per credit round trip "
+                     "and the run can take longer than under --sync barrier (t4 16x16, vcs_per_class=2, buffer_depth=4: "
+                     "1.71 x); for a packet's worth: {} (docs/priority.md, \"The throttle\")",
+                     k, lowest, d, d, k, r, packet, cost.block_bytes, cost.flit_bytes, fix);
+}
+
 RunRequest validate_request(RunRequest r) {
   if (r.algorithm.empty() == r.schedule.empty())
     throw sw::InputError(r.algorithm.empty() ? "run: give an algorithm (torx run ring ...) or --schedule FILE"
@@ -162,7 +180,10 @@ RunRequest validate_request(RunRequest r) {
   if (e.check_sizes) e.check_sizes(model_name(r.model), r.cost);
   r.params = params_as_run(r.params, r.params_named, r.sync, r.gossip_hw, r.cost);
   sw::validate(r.params, r.topology);
-  if (r.sync == sw::SyncMode::kPriority) sw::validate_priority(r.params, r.topology);
+  if (r.sync == sw::SyncMode::kPriority) {
+    sw::validate_priority(r.params, r.topology);
+    if (std::string w = priority_throttle_warning(r.params, r.cost); !w.empty()) r.warnings.push_back(std::move(w));
+  }
   if (e.check_memory) e.check_memory(r);
   return r;
 }
@@ -217,6 +238,7 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   rep.sync = req.sync;
   rep.cost = req.cost;
   rep.seed = req.seed;
+  rep.warnings = req.warnings;
   rep.steps = step_model.result();
   if (!whole) {
     if (rep.checked) rep.check = sw::check_delivery(step_model);

@@ -70,6 +70,9 @@ struct RunRequest : NetworkRequest {
   std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
   std::optional<sw::MemoryLimit> memory_limit;  // --max-memory; none: what the machine has available
+  // Set by validate_request: what runs but probably not as the user meant (the CLI prints each on
+  // stderr, the result document lists them as "warnings").
+  std::vector<std::string> warnings;
 };
 
 // Throws sw::InputError unless `path` names a file torx may write: an existing regular file, or a
@@ -81,6 +84,12 @@ void check_output_file(const char* option, const std::string& path);
 // not apply to the chosen model. Returns the request as the models run it: the network parameters
 // as params_as_run() settles them. Every rule about which options go together lives here.
 RunRequest validate_request(RunRequest r);
+
+// The warning for --sync priority when the throttle leaves the lowest level fewer slots than a
+// packet (one block's worm, ceil(block_bytes / flit_bytes) flits): its worms then advance a few
+// flits per credit round trip (t4 16x16, vcs_per_class 2, buffer_depth 4: 1.71 x the barrier's
+// cycles). Empty when the network as run (params_as_run) leaves a packet's worth or more.
+std::string priority_throttle_warning(const sw::NetworkParams& p, const sw::CostModel& cost);
 
 // The network parameters a network is built with, settled here once for torx run, check, stats and
 // cosim (the models take them as they are): the routers have priority lanes only under --sync

@@ -259,6 +259,7 @@ int cmd_run(const RunOptions& o, bool strict, bool stats = false) {
   }
   if (o.words.topo.empty()) throw InputError("--topo is required (e.g. --topo 16x16)");
   const app::RunRequest req = app::parse_run(o.words, stats);
+  for (const std::string& w : req.warnings) std::fprintf(stderr, "torx: warning: %s\n", w.c_str());
   TerminalProgress progress;
   app::RunHooks hooks;
   hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };

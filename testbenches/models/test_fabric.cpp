@@ -255,7 +255,7 @@ TEST(Fabric, CyclicRoutingTableIsCaughtByTheWatchdog) {
   EXPECT_EQ(f.status(), RunStatus::kStalled);
   const std::string r = net.stall_report();
   EXPECT_NE(r.find("watchdog: no flit moved for 200 cycles"), std::string::npos) << r;
-  EXPECT_NE(r.find("message 0 (step 0, 0 -> 2"), std::string::npos) << r;
+  EXPECT_NE(r.find("message 0 (step 1, 0 -> 2"), std::string::npos) << r;
   EXPECT_NE(r.find("head: flit"), std::string::npos) << r;
   EXPECT_NE(r.find("tail:"), std::string::npos) << r;
   EXPECT_GT(f.flit_hops(), 4u) << "the worm went round the ring before it stopped";

@@ -420,7 +420,11 @@ TEST(Cli, PlotDrawsStepsAndLinks) {
   const auto j = nlohmann::json::parse(testing::read_file(doc));
   EXPECT_EQ(count(s, "class=\"step\""), j["steps"].get<size_t>());
   EXPECT_EQ(count(s, "class=\"late\""), 0u);  // the step model: nothing beyond its own cost
-  EXPECT_NE(s.find("step 1: cycles 0 to " + std::to_string(j["timing"]["step_cycles"][0].get<int64_t>())), std::string::npos);
+  // Steps numbered from 1 with their labels (t4's first step is prep-x1).
+  EXPECT_NE(s.find("step 1 " + j["step_labels"][0].get<std::string>() + ": cycles 0 to " +
+                   std::to_string(j["timing"]["step_cycles"][0].get<int64_t>())),
+            std::string::npos);
+  EXPECT_NE(s.find(">step 1 prep-x1</text>"), std::string::npos);
   // Links: 3x3 torus, link l carries l flits; 36 links, the busiest 35.
   nlohmann::json links = nlohmann::json::parse(kShortLinks);
   links["cycle_model"]["link_flits"].clear();
@@ -437,6 +441,31 @@ TEST(Cli, PlotDrawsStepsAndLinks) {
   const auto m = run_torx("plot links " + write_temp("mesh.json", links.dump()) + " -o -");
   ASSERT_EQ(m.code, 0) << m.err;
   EXPECT_EQ(count(m.out, "class=\"link\""), 24u);
+}
+
+// Issue 33 item 5: one step numbering, from 1 in the order of the schedule, in the conflict report,
+// the error messages and the plot (with the steps' labels): the first step of this schedule has a
+// one-port conflict, and moving a block its sender does not hold yet into it is an error naming it.
+TEST(Cli, StepsAreNumberedFromOneEverywhere) {
+  const std::string conflict = kHead + "step first\n0 -> 1 x+ | 0>1\n0 -> 2 x- | 0>2\n1 -> 2 x+ | 1>2\n"
+                                       "step second\n1 -> 0 x- | 1>0\n2 -> 0 x+ | 2>0\n2 -> 1 x- | 2>1\nend\n";
+  const std::string doc = testing::temp_dir() + "/numbering.json";
+  const auto r = run_torx("run --schedule " + write_temp("numbering.sched", conflict) + " --topo 3 --json " + doc);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(testing::read_file(doc));
+  ASSERT_FALSE(j["conflict_examples"].empty());
+  EXPECT_EQ(j["conflict_examples"][0].get<std::string>().rfind("step 1: node 0 sends 2 messages", 0), 0u)
+      << j["conflict_examples"];
+  const auto plot = run_torx("plot steps " + doc + " -o -");
+  ASSERT_EQ(plot.code, 0) << plot.err;
+  EXPECT_NE(plot.out.find(">step 1 first</text>"), std::string::npos);
+  EXPECT_NE(plot.out.find(">step 2 second</text>"), std::string::npos);
+  EXPECT_EQ(plot.out.find(">step 0"), std::string::npos);
+  // Node 1 forwards 0>2 in the first step, before it has it: the error names step 1, the first.
+  const std::string early = kHead + "step first\n0 -> 1 x+ | 0>1\n1 -> 2 x+ | 1>2 0>2\n2 -> 0 x+ | 2>0\nend\n";
+  const auto e = run_torx("run --schedule " + write_temp("early.sched", early) + " --topo 3", 60);
+  EXPECT_EQ(e.code, 2);
+  EXPECT_NE(e.err.find("at the start of step 1 "), std::string::npos) << e.err;
 }
 
 TEST(Cli, VersionAndHelpExitZero) {

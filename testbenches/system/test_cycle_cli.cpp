@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "app/report.hpp"
 #include "cli_runner.hpp"
 #include "model_test_util.hpp"
 
@@ -187,6 +188,11 @@ TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
       {"run direct --topo 4 --watchdog 10", "--watchdog"},
       {"run direct --topo 4 --model cycle --param bogus=1", "--param bogus=1: unknown network parameter 'bogus'"},
       {"run direct --topo 4 --model cycle --param buffer_depth=0", "buffer_depth"},
+      // Issue 33 item 7: a parameter given twice is refused, not the last value silently kept.
+      {"run direct --topo 4 --model cycle --param buffer_depth=4 --param buffer_depth=6",
+       "--param buffer_depth: given twice (buffer_depth=4, then buffer_depth=6)"},
+      {"run direct --topo 4 --model cycle --watchdog 10 --param watchdog_cycles=20",
+       "--watchdog and --param watchdog_cycles set the same parameter"},
       {"run direct --topo 4 --model cycle --flit-bytes 33", "--flit-bytes 33"},
       {"run direct --topo 4 --model cycle --gossip-hw", "--gossip-hw"},
       {"run ms-hc --topo 4x4 --gossip-hw", "the step model has no routers"},
@@ -196,10 +202,14 @@ TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
       {"run ms-hc --topo 4x4 --model cycle --gossip-hw --gossip-tables /", "is a directory"},
       {"run ms-hc --topo 4x4 --model cycle --gossip-hw --param buffer_depth=7", "below two packets of 4 flits"},
   };
+  // A build without the Verilated RTL (-DTORX_BUILD_RTL=OFF) refuses --model rtl as a whole.
+  const bool have_rtl = torx("cosim --help").code == 0;
   for (const auto& [args, needle] : cases) {
     const Cli r = torx(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+    const bool rtl = args.find("--model rtl") != std::string::npos;
+    const std::string want = rtl && !have_rtl ? "this build has no Verilated RTL model" : needle;
+    EXPECT_NE(r.err.find(want), std::string::npos) << args << "\n" << r.err;
   }
 }
 
@@ -323,6 +333,65 @@ TEST(CycleCli, SyncNoneRunsWithoutBarriers) {
   EXPECT_TRUE(j["check"]["ok"].get<bool>());
 }
 
+// Issue 33 item 1: when the priority throttle leaves the lowest level fewer slots than a packet
+// (4-flit buffers, 4 levels: one slot for 4-flit packets; t4 16x16 then takes 1.71 x the barrier's
+// cycles), the run warns on stderr and in the document, naming what to raise; with a packet's worth
+// (the default 8-flit buffers, or 7) and in other modes it says nothing and "warnings" is empty.
+TEST(CycleCli, PriorityThrottleStarvingTheLowestLevelWarns) {
+  const Cli r = torx("run t4 --topo 4x4 --model cycle --sync priority --param buffer_depth=4 --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("torx: warning: --sync priority: the throttle leaves the lowest of 4 priority levels 1 of "
+                       "the 4 slots"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("fewer than a packet of 4 flits"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--param buffer_depth=7 or more"), std::string::npos) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  EXPECT_NE(j["warnings"][0].get<std::string>().find("buffer_depth=7"), std::string::npos);
+  EXPECT_TRUE(j["check"]["ok"].get<bool>());
+
+  // Larger blocks make the packet longer: 128-byte blocks are 8 flits, the default buffer keeps 5.
+  const Cli big = torx("run t4 --topo 4x4 --model cycle --sync priority --block-bytes 128 --json -");
+  ASSERT_EQ(big.code, 0) << big.err;
+  EXPECT_NE(big.err.find("fewer than a packet of 8 flits"), std::string::npos) << big.err;
+  EXPECT_NE(big.err.find("--param buffer_depth=11 or more"), std::string::npos) << big.err;
+  // Fewer levels or a smaller reserve are offered when they would do.
+  const Cli lv = torx("run t4 --topo 4x4 --model cycle --sync priority --param buffer_depth=8 --param priority_reserve=3 "
+                      "--param priority_levels=3 --json -");
+  ASSERT_EQ(lv.code, 0) << lv.err;
+  EXPECT_NE(lv.err.find("--param buffer_depth=10 or more, or priority_levels=2 or fewer, or priority_reserve=2 or less"),
+            std::string::npos)
+      << lv.err;
+
+  for (const char* quiet : {"--sync priority --param buffer_depth=7", "--sync priority", "--sync barrier --param buffer_depth=4"}) {
+    const Cli q = torx(fmt::format("run t4 --topo 4x4 --model cycle {} --json -", quiet));
+    ASSERT_EQ(q.code, 0) << quiet << ": " << q.err;
+    EXPECT_EQ(q.err.find("warning"), std::string::npos) << quiet << ": " << q.err;
+    EXPECT_TRUE(json::parse(q.out)["warnings"].empty()) << quiet;
+  }
+}
+
+// Issue 33 item 6: rates only for runs long enough to measure (a run of 0.000 s reported 127.49 M
+// router-cycles/s). The summary's line follows the document's run_seconds: below 0.01 s the time and
+// the words, from it the rates.
+TEST(CycleCli, RatesOnlyAboveAMeasurableTime) {
+  EXPECT_EQ(app::rate_text(0.0, 1000, 2000), " (too short for a rate: rates from 0.010 s)");
+  EXPECT_EQ(app::rate_text(0.009, 1000, 2000), " (too short for a rate: rates from 0.010 s)");
+  EXPECT_EQ(app::rate_text(0.5, 2000000, 1000000), ": 4.00 M router-cycles/s, 2.00 M flit-hops/s");
+  EXPECT_EQ(app::rate_text(0.5, 2000000, std::nullopt), ": 4.00 M router-cycles/s");
+  for (const char* run : {"ring --topo 4", "t4 --topo 16x16"}) {
+    const std::string doc = testing::temp_path("rates.json");
+    const Cli r = torx(fmt::format("run {} --model cycle --json {}", run, doc));
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ifstream in(doc);
+    const double secs = json::parse(in)["cycle_model"]["run_seconds"].get<double>();
+    const bool rated = r.out.find("M router-cycles/s") != std::string::npos;
+    EXPECT_EQ(rated, secs >= app::kMinRateSeconds) << run << ": " << secs << " s\n" << r.out;
+    EXPECT_EQ(r.out.find("too short for a rate") != std::string::npos, !rated) << r.out;
+  }
+}
+
 // Issue 17 item 3: the cycle model skips the cycles in which nothing is due, so a startup of 10^9
 // cycles costs nothing (it used to clock every idle cycle: 9 minutes for this run). With barriers
 // between steps, each of the ring's 4 steps pays t_s once more: the cycles grow by exactly 4 x the
@@ -437,6 +506,19 @@ TEST(CycleCli, PlotDrawsTheRunsLinksAndSteps) {
   ASSERT_EQ(cube.code, 0) << cube.err;
   EXPECT_EQ(count(cube.out, "class=\"link\""), 384u);
   EXPECT_EQ(count(cube.out, ">z = "), 4u);
+  // Issue 33 item 5: the caption says what synchronized the steps in the mode that ran (it said
+  // "0 barriers of 34 cycles" under --sync priority).
+  const std::vector<std::pair<std::string, std::string>> captions = {
+      {"barrier", "barriers of "}, {"priority", "; no barriers: 4 priority levels, "},
+      {"local", "; no barriers: "}, {"software", " software barriers"}, {"none", "; no synchronization (--sync none)"}};
+  for (const auto& [sync, words] : captions) {
+    ASSERT_EQ(torx("run t4 --topo 4x4 --model cycle --sync " + sync + " --json " + doc).code, 0) << sync;
+    const Cli p = torx("plot steps " + doc + " -o -");
+    ASSERT_EQ(p.code, 0) << p.err;
+    const std::string caption = p.out.substr(p.out.find("<text x=\"10\" y=\"38\">"), 200);
+    EXPECT_NE(caption.find(words), std::string::npos) << sync << ": " << caption;
+    if (sync != "barrier") EXPECT_EQ(caption.find("barriers of"), std::string::npos) << sync << ": " << caption;
+  }
 }
 
 // Issue 17, item 4: the cycle model estimates its bytes before it allocates. A broadcast on the
