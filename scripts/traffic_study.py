@@ -172,9 +172,11 @@ def pct(a, b):
 
 
 def summary(torx, bs, local):
+    # The columns of BookSim with torx's local ports only when there are such runs.
     lines = ["| case | latency at 0.02: torx | BookSim | torx + 1 vs BookSim | at 0.1: torx | BookSim | torx + 1 vs "
-             "BookSim | peak accepted: torx | BookSim | torx vs BookSim | BookSim, torx's local ports | torx vs it |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "BookSim | peak accepted: torx | BookSim | torx vs BookSim |"
+             + (" BookSim, torx's local ports | torx vs it |" if local else ""),
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if local else "")]
     for pattern, vcs in CASES:
         t, b, l = case_rows(torx, pattern, vcs), case_rows(bs, pattern, vcs), case_rows(local, pattern, vcs)
         if not t or not b:
@@ -190,7 +192,7 @@ def summary(torx, bs, local):
         if l:
             sl = max(r["accepted"] for r in l)
             cells += [f"{sl:.3f}", pct(st, sl)]
-        else:
+        elif local:
             cells += ["", ""]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -229,9 +231,9 @@ def full_table(torx, bs, local):
         out.append(f"**{pattern}, {vcs} VC{'s' if vcs > 1 else ''} per class** (packet latency, network latency, "
                    "accepted throughput; `*`: saturated by torx's criterion; unstable: BookSim gave the run up, its "
                    "accepted throughput from throughput mode)\n")
-        out.append("| offered | torx plat | nlat | accepted | BookSim plat | nlat | accepted | BookSim, torx's local ports: "
-                   "plat | accepted |")
-        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        out.append("| offered | torx plat | nlat | accepted | BookSim plat | nlat | accepted |"
+                   + (" BookSim, torx's local ports: plat | accepted |" if local else ""))
+        out.append("|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if local else ""))
 
         def cells(y, n):
             if not y:
@@ -243,7 +245,7 @@ def full_table(torx, bs, local):
         for r in t:
             star = "*" if str(r["saturated"]) == "1" else ""
             out.append(f"| {r['rate']:g}{star} | {r['plat_mean']:.2f} | {r['nlat_mean']:.2f} | {r['accepted']:.4f} | "
-                       + " | ".join(cells(b.get(r["rate"]), 3) + cells(lp.get(r["rate"]), 2)) + " |")
+                       + " | ".join(cells(b.get(r["rate"]), 3) + (cells(lp.get(r["rate"]), 2) if local else [])) + " |")
         out.append("")
     return "\n".join(out).rstrip()
 
