@@ -206,9 +206,10 @@ TEST(SyncMarks, EveryBarrierOfTheTsengFamilySeparatesWormsThatWouldMeet) {
     const Topology t(c.dims, c.wrap);
     SCOPED_TRACE(name(c, t));
     const Schedule s = generate(c.algo, t);
-    for (size_t k = 1; k < s.steps.size(); ++k)
-      if (s.steps[k].sync == SyncMark::kBarrier)
-        EXPECT_FALSE(collisions(s, t, k).empty()) << "barrier before " << s.steps[k].label << " separates nothing";
+    for (size_t k = 1; k < s.steps.size(); ++k) {
+      if (s.steps[k].sync != SyncMark::kBarrier) continue;
+      EXPECT_FALSE(collisions(s, t, k).empty()) << "barrier before " << s.steps[k].label << " separates nothing";
+    }
   }
 }
 
