@@ -1,7 +1,8 @@
 // Second, system-level detections of faults that one unit test each used to catch alone (issue 34):
 // a whole run, through the torx command or a whole cycle-model network, whose result changes when
 // the fault is there. A piece sent back to its source is a duplicate in the result document of the
-// step and the cycle model; corruption on the first hop of a relay reaches the destination in both;
+// step and the cycle model; corruption on the first hop of a relay reaches the destination in both,
+// and corruption on both hops stays corruption;
 // a block forwarded in the step it arrives is refused with exit 2 naming the line; and two words
 // swapped in a block that a network run delivered make the checker report it corrupted (block
 // content depends on the word index, so a packetizer that misplaced words would be seen).
@@ -64,6 +65,19 @@ TEST(DetectionCli, CorruptionOnTheFirstHopOfARelayIsCaughtAtTheDestination) {
       // The relayed copy at node 2 is corrupted (and, for the broadcast, node 1's own copy).
       EXPECT_EQ(j["check"]["corrupted"], copies ? 2 : 1) << r.out;
     }
+  }
+}
+
+// Corrupted on both hops of the relay: still one corrupted block (corruption is sticky: the second
+// fault sets bit 0 to the wrong value again rather than flipping it back).
+TEST(DetectionCli, ABlockCorruptedOnTwoHopsStaysCorrupted) {
+  const std::string path = write("twice.sched", testing::header("4") + "step\n0 -> 1 x+ fault=corrupt | 0>2\n"
+                                                                      "step\n1 -> 2 x+ fault=corrupt | 0>2\nend\n");
+  for (const char* model : {"step", "cycle"}) {
+    SCOPED_TRACE(model);
+    const Cli r = torx("run --schedule " + path + " --topo 4 --model " + model + " --json -");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(json::parse(r.out)["check"]["corrupted"], 1) << r.out;
   }
 }
 
