@@ -1,7 +1,8 @@
 // Exact cycles beyond the default router and --sync barrier: the cycle counts of --sync local,
-// software and priority, of 2 and 3 VCs per class, and of buffers shallower than the credit loop,
-// each derived term by term from docs/timing-contract.md and checked cycle for cycle under several
-// timings (so that a formula fitted to one point cannot pass by accident). A fault that shifts one
+// software and priority, of 2 and 3 VCs per class, of buffers shallower than the credit loop, and of
+// the schedules' own synchronization marks (a replay of every contention-free run), each derived
+// term by term from docs/timing-contract.md and checked cycle for cycle under several timings (so
+// that a formula fitted to one point cannot pass by accident). A fault that shifts one
 // of these paths by a cycle (a null message's startup, a pointer of the VC allocator, the throttle's
 // reserve) changes the count.
 //
@@ -15,6 +16,9 @@
 // hand-over; a null message is a one-flit message with startup null_ts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -291,6 +295,149 @@ TEST(TimingModes, BarrierFormulaHoldsWithTwoAndThreeVcsPerClass) {
       EXPECT_EQ(net.result().cycles, base);
     }
   }
+}
+
+// The schedules' own marks (Step::sync): barriers only at the marked boundaries, the other steps
+// overlapping as far as each node's program lets them. On a run in which no worm ever waits for
+// another (zero blocked VC-cycles) the cycle count follows from the contract message by message,
+// and this calculator, independent of the model, replays it:
+//   a node issues its sends in program order; send m issues at the latest of: the previous send's
+//   issue, its channel free (the cycle after the previous worm on it injected its tail: issue + t_s
+//   + F), every block it carries held (a block is held from the cycle its last byte is stored), and
+//   the release of a barrier before its step;
+//   flit k of m is stored in cycle issue + t_s + 2 Lloc + P + h (L + P) + k (a block when its last
+//   byte is), m is complete at the end of its tail's cycle;
+//   a node enters the barrier before step k in the cycle it has issued every send of earlier steps,
+//   one cycle after their tails were injected, and stored every receive of earlier steps; all are
+//   released B = 2 H h + 2 cycles after the last entry.
+struct Replay {
+  uint64_t cycles = 0;
+  std::vector<int64_t> step_end;
+  uint64_t barriers = 0;
+};
+
+Replay replay_own_marks(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, int tree_height) {
+  const sw::NetworkParams& p = o.params;
+  const sw::BlockSpace space(s.header.collective, topo, s.header.pieces, s.header.root);
+  const bool moves = sw::moves_blocks(s.header.collective);
+  const sw::NodeId n = topo.nodes();
+  const uint64_t B = 2 * static_cast<uint64_t>(tree_height) * p.barrier_hop_latency + 2;
+  const bool all_port = o.ports.value_or(s.header.ports) == sw::PortModel::kAll;
+  // held[b] (moved blocks: one holder) or held[b * n + v] (copies): cycle from which it is held.
+  constexpr int64_t kNever = INT64_MAX;
+  std::vector<int64_t> held(moves ? space.universe() : space.universe() * static_cast<uint64_t>(n), kNever);
+  for (sw::BlockId b = 0; b < space.universe(); ++b) {
+    if (moves && !space.exists(b)) continue;
+    if (moves) held[b] = 0;
+    else held[b * static_cast<uint64_t>(n) + space.source(b)] = 0;
+  }
+  std::vector<sw::NodeId> holder(moves ? space.universe() : 0);
+  for (sw::BlockId b = 0; moves && b < space.universe(); ++b) holder[b] = space.exists(b) ? space.source(b) : -1;
+  std::vector<int64_t> last_issue(static_cast<size_t>(n), 0), sends_done(static_cast<size_t>(n), 0),
+      stored(static_cast<size_t>(n), 0);
+  std::vector<std::vector<int64_t>> chan_free(static_cast<size_t>(n), std::vector<int64_t>(64, 0));
+  int64_t release = 0;
+  Replay r;
+  r.step_end.assign(s.steps.size(), -1);
+  const uint64_t fb = o.cost.flit_bytes, bb = o.cost.block_bytes;
+  for (size_t k = 0; k < s.steps.size(); ++k) {
+    const sw::Step& st = s.steps[k];
+    if (k > 0 && st.sync == sw::SyncMark::kBarrier) {
+      int64_t last_entry = 0;
+      for (sw::NodeId v = 0; v < n; ++v)
+        last_entry = std::max({last_entry, sends_done[v], stored[v], release});
+      release = last_entry + static_cast<int64_t>(B);
+      ++r.barriers;
+    }
+    // Within a step, blocks received in it are not forwarded in it: issue every send, then store.
+    struct Arrival {
+      sw::NodeId dst;
+      std::vector<sw::BlockId> blocks;
+      int64_t first;  // cycle its head flit is stored
+    };
+    std::vector<Arrival> arrivals;
+    for (const sw::Message& m : st.messages) {
+      std::vector<sw::BlockId> blocks;
+      for (uint32_t x = 0; x < m.box_count; ++x)
+        space.for_each_block(st.box(m, x, space.arity()), [&](sw::BlockId b) { blocks.push_back(b); });
+      int first_port = -1;
+      int hops = 0;
+      topo.for_each_link(m.src, m.dst, m.route, [&](sw::LinkId l) {
+        if (first_port < 0) first_port = topo.link_port(l);
+        ++hops;
+      });
+      const int ch = all_port ? first_port : 0;
+      int64_t issue = std::max({last_issue[m.src], chan_free[m.src][ch], release});
+      for (sw::BlockId b : blocks) issue = std::max(issue, moves ? held[b] : held[b * static_cast<uint64_t>(n) + m.src]);
+      const uint64_t flits = std::max<uint64_t>(1, (blocks.size() * bb + fb - 1) / fb);
+      last_issue[m.src] = issue;
+      chan_free[m.src][ch] = issue + static_cast<int64_t>(o.cost.ts_cycles + flits);
+      sends_done[m.src] = std::max(sends_done[m.src], chan_free[m.src][ch]);
+      const int64_t head = issue + static_cast<int64_t>(o.cost.ts_cycles + 2 * p.local_latency + p.router_latency) +
+                           hops * (p.link_latency + p.router_latency);
+      const int64_t tail = head + static_cast<int64_t>(flits) - 1;
+      stored[m.dst] = std::max(stored[m.dst], tail);
+      r.step_end[k] = std::max(r.step_end[k], tail + 1);
+      r.cycles = std::max<uint64_t>(r.cycles, static_cast<uint64_t>(tail + 1));
+      if (moves)
+        for (sw::BlockId b : blocks) held[b] = kNever;  // in flight
+      arrivals.push_back({m.dst, std::move(blocks), head});
+    }
+    for (const Arrival& a : arrivals)
+      for (size_t j = 0; j < a.blocks.size(); ++j) {
+        const int64_t at = a.first + static_cast<int64_t>(((j + 1) * bb + fb - 1) / fb) - 1;
+        int64_t& h = moves ? held[a.blocks[j]] : held[a.blocks[j] * static_cast<uint64_t>(n) + a.dst];
+        h = moves ? at : std::min(h, at);
+      }
+  }
+  return r;
+}
+
+// Every registered algorithm at a small size, with its own marks, under --sync barrier and --sync
+// none: where the run is free of contention, the replay's cycles and step ends are the model's. The
+// set of algorithms this covers is pinned, so none drops out unnoticed.
+TEST(TimingModes, SchedulesOwnMarksReplayExactlyWhereNoWormWaits) {
+  std::set<std::string> checked;
+  for (const sw::Algorithm& a : sw::algorithms()) {
+    const std::optional<Topology> topo = testing::first_accepted(
+        a, {{{16}, true}, {{64}, true}, {{8, 8}, true}, {{4, 4}, true}, {{4, 4}, false}, {{4, 4, 4}, true},
+            {{8, 8, 8}, true}, {{2, 2, 2, 2}, true}});
+    if (!topo) continue;
+    const sw::Schedule s = testing::generate(a.id, *topo);
+    for (const SyncMode mode : {SyncMode::kBarrier, SyncMode::kNone}) {
+      for (const Timing& t : {kTimings[0], kTimings[2]}) {
+        CycleOptions o = options(t, mode, topo->nodes() <= 64 ? 48 : 16);
+        CycleNetwork net(s, *topo, o);
+        net.run();
+        if (net.fabric().blocked_vc_cycles() != 0) continue;
+        SCOPED_TRACE(a.id + " on the " + topo->to_string() + ", --sync " + std::string(sw::sync_mode_name(mode)) +
+                     ", " + describe(t));
+        sw::Schedule marks = s;
+        if (mode == SyncMode::kNone)
+          for (sw::Step& st : marks.steps) st.sync = sw::SyncMark::kNone;
+        const Replay want = replay_own_marks(marks, *topo, o, build_barrier_tree(*topo).height);
+        const CycleResult r = net.result();
+        EXPECT_EQ(r.cycles, want.cycles);
+        EXPECT_EQ(r.step_end, want.step_end);
+        EXPECT_EQ(r.barriers, want.barriers);
+        EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
+        checked.insert(a.id + (mode == SyncMode::kNone ? " none" : " barrier") + (t.ts == 100 ? "" : " (other timing)"));
+      }
+    }
+  }
+  const std::set<std::string> want = {
+      "c1 barrier", "c1 barrier (other timing)", "c1 none", "c1 none (other timing)", "c64 barrier",
+      "c64 barrier (other timing)", "dimak-a2 barrier", "dimak-a2 barrier (other timing)", "dimak-a2 none",
+      "dimak-a2 none (other timing)", "dimak-a3 barrier", "dimak-a3 barrier (other timing)", "dimak-a3 none",
+      "dimak-a3 none (other timing)", "direct barrier", "direct barrier (other timing)", "direct none",
+      "ms-hc barrier", "ms-hc barrier (other timing)", "ms-hc none", "ms-hc none (other timing)", "ms-hc-hd barrier",
+      "ms-hc-hd barrier (other timing)", "ms-hc-hd none", "ms-hc-hd none (other timing)", "ms-hc-steps barrier",
+      "ms-hc-steps barrier (other timing)", "ms-hc-steps none", "ms-hc-steps none (other timing)", "ms-one barrier",
+      "ms-one barrier (other timing)", "ms-one none", "ms-one none (other timing)", "ring barrier",
+      "ring barrier (other timing)", "suh barrier", "suh barrier (other timing)", "suh none", "t4 barrier",
+      "t4 barrier (other timing)", "t4 none", "tsay-wang barrier", "tsay-wang barrier (other timing)",
+      "tsay-wang none", "tsay-wang none (other timing)", "tseng-dd barrier", "tseng-dd barrier (other timing)"};
+  EXPECT_EQ(checked, want) << "the runs free of contention, each replayed exactly";
 }
 
 }  // namespace
