@@ -108,10 +108,9 @@ TEST(TimingModes, LocalSynchronizationCostsOneNullMessagePerHandOver) {
   }
 }
 
-// A chain of local signals through a whole ring schedule: ring 16 under --sync local against
-// --sync barrier. Not a closed form (the ring's phases overlap), but the difference between a
-// one-cycle-cheaper and a one-cycle-dearer null message is exact: every signal sits on a chain of
-// hand-overs, so the run's length moves with null_ts cycle for cycle over this range.
+// A whole ring schedule (16 nodes) under --sync local. Not a closed form (the ring's phases overlap),
+// but the run's length is set by a chain of hand-overs through the signals, so it moves with the
+// null message's startup by the same number of cycles per cycle of null_ts over this range.
 TEST(TimingModes, LocalSynchronizationFollowsTheNullMessagesStartupCycleForCycle) {
   const Topology ring({16}, true);
   const sw::Schedule s = testing::generate("ring", ring);
