@@ -1,11 +1,11 @@
 // Second, system-level detections of faults that one unit test each used to catch alone (issue 34):
 // a whole run, through the torx command or a whole cycle-model network, whose result changes when
-// the fault is there. A piece sent back to its source is a duplicate in the result document of the
-// step and the cycle model; corruption on the first hop of a relay reaches the destination in both,
-// and corruption on both hops stays corruption;
-// a block forwarded in the step it arrives is refused with exit 2 naming the line; and two words
-// swapped in a block that a network run delivered make the checker report it corrupted (block
-// content depends on the word index, so a packetizer that misplaced words would be seen).
+// the fault is there. In the result documents of the step and the cycle model: a piece sent back to
+// its source is a duplicate, a block left at the wrong node is misdelivered, corruption on the first
+// hop of a relay reaches the destination, corruption on both hops stays corruption; a block
+// forwarded in the step it arrives is refused with exit 2 naming the line; and two words swapped in
+// a block that a network run delivered make the checker report it corrupted (block content depends
+// on the word index, so a packetizer that misplaced words would be seen).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -46,6 +46,24 @@ TEST(DetectionCli, APieceSentBackToItsSourceIsADuplicateInEveryModel) {
     EXPECT_EQ(j["check"]["delivered"], 3);
     EXPECT_EQ(j["check"]["missing"], 0);
     EXPECT_NE(j["check"]["examples"][0].get<std::string>().find("node 0 received piece 0"), std::string::npos) << r.out;
+  }
+}
+
+// Node 0 sends its block for node 1 to node 2 with the one for node 2 (a complete exchange on a
+// ring of three): misdelivered, and so missing at node 1.
+TEST(DetectionCli, ABlockLeftAtTheWrongNodeIsMisdeliveredInEveryModel) {
+  const std::string path =
+      write("mis.sched", testing::header("3") + "step\n1 -> 2 x+ | 1>2\n2 -> 0 x+ | 2>0\n"
+                                                "step\n0 -> 2 x- | 0>1..2\n1 -> 0 x- | 1>0\n2 -> 1 x- | 2>1\nend\n");
+  for (const char* model : {"step", "cycle"}) {
+    SCOPED_TRACE(model);
+    const Cli r = torx("run --schedule " + path + " --topo 3 --model " + model + " --json -");
+    EXPECT_EQ(r.code, 1) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["check"]["misdelivered"], 1) << r.out;
+    EXPECT_EQ(j["check"]["missing"], 1) << r.out;
+    EXPECT_EQ(j["check"]["delivered"], 5) << r.out;
+    EXPECT_NE(j["check"]["examples"][0].get<std::string>().find("block (0)->(1) ended at node 2"), std::string::npos);
   }
 }
 
