@@ -1,6 +1,7 @@
 // Second, system-level detections of faults that one unit test each used to catch alone (issue 34):
 // a whole run, through the torx command or a whole cycle-model network, whose result changes when
-// the fault is there. In the result documents of the step and the cycle model: a piece sent back to
+// the fault is there. A one-port receive conflict is counted in the result document; in the result
+// documents of the step and the cycle model: a piece sent back to
 // its source is a duplicate, a block left at the wrong node is misdelivered, corruption on the first
 // hop of a relay reaches the destination, corruption on both hops stays corruption; a block
 // forwarded in the step it arrives is refused with exit 2 naming the line; and two words swapped in
@@ -65,6 +66,19 @@ TEST(DetectionCli, ABlockLeftAtTheWrongNodeIsMisdeliveredInEveryModel) {
     EXPECT_EQ(j["check"]["delivered"], 5) << r.out;
     EXPECT_NE(j["check"]["examples"][0].get<std::string>().find("block (0)->(1) ended at node 2"), std::string::npos);
   }
+}
+
+// Two messages into one node in one step: a port conflict on one-port nodes, none on all-port ones
+// (each arrives on its own link). The result document counts it and names the node.
+TEST(DetectionCli, TwoReceivesInOneStepAreAOnePortConflict) {
+  const std::string path = write("recv.sched", testing::header("4") + "step\n0 -> 1 x+ | 0>1\n2 -> 1 x- | 2>1\nend\n");
+  const Cli one = torx("run --schedule " + path + " --topo 4 --json -");
+  const json j = json::parse(one.out);
+  EXPECT_EQ(j["port_conflicts"], 1) << one.out;
+  EXPECT_EQ(j["link_conflicts"], 0);
+  EXPECT_EQ(j["conflict_examples"][0], "step 1: node 1 receives 2 messages (one-port allows one)");
+  const Cli all = torx("run --schedule " + path + " --topo 4 --ports all --json -");
+  EXPECT_EQ(json::parse(all.out)["port_conflicts"], 0) << all.out;
 }
 
 TEST(DetectionCli, CorruptionOnTheFirstHopOfARelayIsCaughtAtTheDestination) {
