@@ -1,12 +1,12 @@
 // Second, system-level detections of faults that one unit test each used to catch alone (issue 34):
 // a whole run, through the torx command or a whole cycle-model network, whose result changes when
-// the fault is there. A one-port receive conflict is counted in the result document; in the result
-// documents of the step and the cycle model: a piece sent back to
-// its source is a duplicate, a block left at the wrong node is misdelivered, corruption on the first
-// hop of a relay reaches the destination, corruption on both hops stays corruption; a block
-// forwarded in the step it arrives is refused with exit 2 naming the line; and two words swapped in
-// a block that a network run delivered make the checker report it corrupted (block content depends
-// on the word index, so a packetizer that misplaced words would be seen).
+// the fault is there. A one-port receive conflict is counted in the result document. In the step and
+// the cycle model's documents: a piece sent back to its source is a duplicate, a block left at the
+// wrong node is misdelivered, corruption on the first hop of a relay reaches the destination,
+// corruption on both hops stays corruption. A block forwarded in the step it arrives is refused with
+// exit 2 naming the line. Two words swapped in a block that a network run delivered make the checker
+// report it corrupted (block content depends on the word index, so a packetizer that misplaced
+// words would be seen).
 #include <gtest/gtest.h>
 
 #include <cstring>
