@@ -15,79 +15,105 @@ namespace torx::model {
 Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory& endpoints, const RouterFactory* routers,
                const BarrierFactory* barrier_cores)
     : topo_(topo), spec_(std::move(spec)) {
-  const sw::NetworkParams& p = spec_.params;
-  sw::validate(p, topo_);
+  sw::validate(spec_.params, topo_);
   const sw::NodeId n = topo_.nodes();
-  const int np = topo_.ports();
   TORX_CHECK(spec_.routing.size() == static_cast<size_t>(n), "one routing image per node");
   TORX_CHECK(spec_.barrier.images.size() == static_cast<size_t>(n), "one barrier image per node");
-  if (spec_.flit_bytes < 1 || spec_.flit_bytes > kMaxFlitBytes)
-    throw sw::InputError(fmt::format("a flit of {} bytes: the cycle model carries 1 to {} bytes per flit",
-                                     spec_.flit_bytes, kMaxFlitBytes));
-  local_ = spec_.ports == sw::PortModel::kAll ? np : 1;
-  const uint32_t words = (spec_.flit_bytes + 7) / 8;
+  TORX_CHECK(spec_.gossip.empty() || spec_.gossip.size() == static_cast<size_t>(n), "one gossip image per node");
+  // The flit size is the application's rule (app::validate_request); here only its sanity check.
+  TORX_CHECK(spec_.flit_bytes >= 1 && spec_.flit_bytes <= kMaxFlitBytes, "flit size out of range");
+  local_ = spec_.ports == sw::PortModel::kAll ? topo_.ports() : 1;
+  make_routers(routers);
+  make_endpoints(endpoints);
+  make_barriers(barrier_cores);
+  make_links();
+  set_threads(spec_.params.threads);
+  // The prefetch pipeline pays once the routers' state outgrows the caches (t4 32x32: 1.4 times
+  // faster with it) and costs instructions below (direct 16x16: 1.3 times slower with it).
+  sched_.set_prefetch(n >= 512 && !routers);
+}
 
+RouterConfig Fabric::router_config(sw::NodeId v) const {
+  const sw::NetworkParams& p = spec_.params;
+  RouterConfig rc;
+  rc.node = v;
+  rc.ndims = topo_.ndims();
+  rc.local_ports = local_;
+  rc.vcs_per_class = p.vcs_per_class;
+  rc.buffer_depth = p.buffer_depth;
+  rc.pipeline = p.router_latency;
+  rc.payload_words = (spec_.flit_bytes + 7) / 8;
+  rc.priority_levels = p.priority_levels;
+  rc.priority_reserve = p.priority_reserve;
+  if (!spec_.gossip.empty()) {
+    rc.gossip = &spec_.gossip[v];
+    rc.gossip_packet_flits = spec_.gossip_packet_flits;
+  }
+  return rc;
+}
+
+// The core a factory makes for node v (port mode: the RTL, a lock-step pair), with the shape the
+// routing image asks for (its classes, checked as the C++ router would).
+std::unique_ptr<RouterCore> Fabric::make_core(const RouterFactory& routers, const RouterConfig& rc) const {
+  const sw::NodeId v = rc.node;
+  RoutingUnit unit;
+  unit.load(spec_.routing[v], topo_, v);
+  RouterShape shape;
+  shape.ndims = rc.ndims;
+  shape.local_ports = rc.local_ports;
+  shape.vc_classes = unit.vc_classes();
+  shape.vcs_per_class = rc.vcs_per_class;
+  shape.buffer_depth = rc.buffer_depth;
+  shape.pipeline = rc.pipeline;
+  shape.payload_words = rc.payload_words;
+  shape.priority_levels = rc.priority_levels;
+  shape.priority_reserve = rc.priority_reserve;
+  if (!rc.gossip) return routers.make(v, shape, spec_.routing[v], topo_);
+  shape.gossip_packet_flits = rc.gossip_packet_flits;
+  return routers.make_gossip(v, shape, spec_.routing[v], *rc.gossip, topo_);
+}
+
+void Fabric::make_routers(const RouterFactory* routers) {
+  const sw::NodeId n = topo_.nodes();
   routers_.reserve(static_cast<size_t>(n));
-  endpoints_.reserve(static_cast<size_t>(n));
-  barriers_.reserve(static_cast<size_t>(n));
   for (sw::NodeId v = 0; v < n; ++v) {
-    RouterConfig rc;
-    rc.node = v;
-    rc.ndims = topo_.ndims();
-    rc.local_ports = local_;
-    rc.vcs_per_class = p.vcs_per_class;
-    rc.buffer_depth = p.buffer_depth;
-    rc.pipeline = p.router_latency;
-    rc.payload_words = words;
-    rc.priority_levels = p.priority_levels;
-    rc.priority_reserve = p.priority_reserve;
-    if (!spec_.gossip.empty()) {
-      TORX_CHECK(spec_.gossip.size() == static_cast<size_t>(n), "one gossip image per node");
-      rc.gossip = &spec_.gossip[v];
-      rc.gossip_packet_flits = spec_.gossip_packet_flits;
-    }
+    const RouterConfig rc = router_config(v);
     if (!routers) {
       Router* r = arena_.alloc<Router>(1);
       new (r) Router(rc, spec_.routing[v], topo_, counters_, arena_, &sched_);
       native_.push_back(r);
       routers_.push_back(r);
     } else {
-      RoutingUnit unit;  // the shape the image asks for (classes), checked as the C++ router would
-      unit.load(spec_.routing[v], topo_, v);
-      RouterShape shape;
-      shape.ndims = rc.ndims;
-      shape.local_ports = rc.local_ports;
-      shape.vc_classes = unit.vc_classes();
-      shape.vcs_per_class = rc.vcs_per_class;
-      shape.buffer_depth = rc.buffer_depth;
-      shape.pipeline = rc.pipeline;
-      shape.payload_words = words;
-      shape.priority_levels = rc.priority_levels;
-      shape.priority_reserve = rc.priority_reserve;
-      std::unique_ptr<RouterCore> core;
-      if (rc.gossip) {
-        shape.gossip_packet_flits = rc.gossip_packet_flits;
-        core = routers->make_gossip(v, shape, spec_.routing[v], *rc.gossip, topo_);
-      } else {
-        core = routers->make(v, shape, spec_.routing[v], topo_);
-      }
-      port_routers_.push_back(std::make_unique<PortRouter>(v, topo_.node_name(v), std::move(core), counters_, &sched_));
+      port_routers_.push_back(
+          std::make_unique<PortRouter>(v, topo_.node_name(v), make_core(*routers, rc), counters_, &sched_));
       routers_.push_back(port_routers_.back().get());
     }
     sched_.add(routers_.back());
   }
+}
+
+void Fabric::make_endpoints(const EndpointFactory& endpoints) {
+  const sw::NodeId n = topo_.nodes();
+  endpoints_.reserve(static_cast<size_t>(n));
   for (sw::NodeId v = 0; v < n; ++v) {
     endpoints_.push_back(endpoints(v, local_, counters_, &sched_));
     TORX_CHECK(endpoints_.back() && endpoints_.back()->channels() == local_, "endpoint with the wrong channels");
     sched_.add(endpoints_.back().get());
   }
+}
+
+// The barrier units (a core each when `barrier_cores` makes them) and their wires: gather up the
+// tree to the parent, release down to the children and to the node.
+void Fabric::make_barriers(const BarrierFactory* barrier_cores) {
+  const sw::NodeId n = topo_.nodes();
+  const int np = topo_.ports();
+  barriers_.reserve(static_cast<size_t>(n));
   for (sw::NodeId v = 0; v < n; ++v) {
     barriers_.push_back(std::make_unique<BarrierUnit>(v, spec_.barrier.images[v], topo_));
     if (barrier_cores) barriers_.back()->use_core(barrier_cores->make(v, spec_.barrier.images[v], topo_));
     sched_.add(barriers_.back().get());
   }
-  // Barrier wires.
-  const int h = p.barrier_hop_latency;
+  const int h = spec_.params.barrier_hop_latency;
   for (sw::NodeId v = 0; v < n; ++v) {
     BarrierUnit& u = *barriers_[v];
     u.configure_wires(&sched_, h);
@@ -107,7 +133,14 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
     u.connect(parent, std::move(children), &endpoints_[v]->release_in());
     endpoints_[v]->connect_barrier(&u.entry_in());
   }
-  // Links: network links (those that exist), then injection, then ejection links.
+}
+
+// Links: network links (those that exist), then injection, then ejection links.
+void Fabric::make_links() {
+  const sw::NetworkParams& p = spec_.params;
+  const sw::NodeId n = topo_.nodes();
+  const int np = topo_.ports();
+  const uint32_t words = (spec_.flit_bytes + 7) / 8;
   size_t net = 0;
   for (sw::NodeId v = 0; v < n; ++v)
     for (int q = 0; q < np; ++q) net += topo_.neighbor(v, sw::Topology::port_dim(q), sw::Topology::port_dir(q)) >= 0;
@@ -138,10 +171,6 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
                                      p.credit_latency, &sched_, routers_[v]->credit_end(np + c), words);
     }
   }
-  set_threads(p.threads);
-  // The prefetch pipeline pays once the routers' state outgrows the caches (t4 32x32: 1.4 times
-  // faster with it) and costs instructions below (direct 16x16: 1.3 times slower with it).
-  sched_.set_prefetch(n >= 512 && !routers);
 }
 
 Fabric::~Fabric() {

@@ -36,6 +36,7 @@
 namespace torx::model {
 
 class Router;
+struct RouterConfig;
 class PortRouter;
 
 // Everything the host writes into the network before a run, besides the endpoints' programs.
@@ -129,6 +130,14 @@ class Fabric {
   void visit_flits(const FlitVisitor& visit) const;
 
  private:
+  // The constructor's parts, in order.
+  RouterConfig router_config(sw::NodeId v) const;
+  std::unique_ptr<RouterCore> make_core(const RouterFactory& routers, const RouterConfig& rc) const;
+  void make_routers(const RouterFactory* routers);
+  void make_endpoints(const EndpointFactory& endpoints);
+  void make_barriers(const BarrierFactory* barrier_cores);
+  void make_links();
+
   sw::Topology topo_;
   FabricSpec spec_;
   int local_ = 1;

@@ -11,29 +11,40 @@
 
 namespace torx::model {
 
-void validate_cycle_options(const CycleOptions& opt) {
-  if (opt.cost.block_bytes == 0) throw sw::InputError("a block must have at least 1 byte");
-  if (opt.cost.block_bytes > kMaxBlockBytes)
-    throw sw::InputError(fmt::format("the cycle model takes blocks of up to {} bytes", kMaxBlockBytes));
-  if (opt.cost.flit_bytes == 0 || opt.cost.flit_bytes > kMaxFlitBytes)
-    throw sw::InputError(fmt::format("a flit of {} bytes: the cycle model carries 1 to {} bytes per flit",
-                                     opt.cost.flit_bytes, kMaxFlitBytes));
-}
-
 CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& topo, const CycleOptions& opt, bool connect,
                            const RouterFactory* routers, const BarrierFactory* barriers)
     : schedule_(schedule), topo_(topo), opt_(opt) {
-  validate_cycle_options(opt_);
-  sw::validate(opt_.params, topo_);
+  check_options();
   const sw::ScheduleHeader& h = schedule.header;
+  const sw::PortModel ports = opt_.ports.value_or(h.ports);
+  space_ = std::make_unique<sw::BlockSpace>(h.collective, topo_, h.pieces, h.root);
+  derive_routing(ports);
+  check_memory(ports, /*systemc=*/!connect);
+  load_program(ports);
+  FabricSpec spec = fabric_spec(ports);
+  const EndpointFactory make_endpoints = opt_.gossip ? gossip_endpoints(spec) : endpoints();
+  fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), make_endpoints, routers, barriers);
+  if (connect) fabric_->connect_all();
+}
+
+// The options as the application settled them (app::validate_request): sanity checks only.
+void CycleNetwork::check_options() const {
+  TORX_CHECK(opt_.cost.block_bytes >= 1 && opt_.cost.block_bytes <= kMaxBlockBytes, "block size out of range");
+  TORX_CHECK(opt_.cost.flit_bytes >= 1 && opt_.cost.flit_bytes <= kMaxFlitBytes, "flit size out of range");
+  if (opt_.params.priority_levels > 1 && opt_.sync != sw::SyncMode::kPriority)
+    throw sw::InputError(fmt::format("priority_levels = {} with sync {}: the routers have priority lanes only under sync "
+                                     "priority (set priority_levels = 1)",
+                                     opt_.params.priority_levels, sw::sync_mode_name(opt_.sync)));
+  sw::validate(opt_.params, topo_);
+  const sw::ScheduleHeader& h = schedule_.header;
   if (sw::Topology(h.dims, h.wrap) != topo_)
     throw sw::InputError(fmt::format("the schedule is for the {} but the run is on the {}",
                                      sw::Topology(h.dims, h.wrap).to_string(), topo_.to_string()));
-  const sw::PortModel ports = opt_.ports.value_or(h.ports);
-  space_ = std::make_unique<sw::BlockSpace>(h.collective, topo_, h.pieces, h.root);
+}
 
-  // Routing configuration: dateline classes on tori; order classes when worms that turn start in
-  // different dimensions (their dimension-order dependencies would otherwise form a cycle).
+// Routing configuration: dateline classes on tori; order classes when worms that turn start in
+// different dimensions (their dimension-order dependencies would otherwise form a cycle).
+void CycleNetwork::derive_routing(sw::PortModel ports) {
   routing_.dateline_classes = topo_.wrap() && opt_.params.dateline ? 2 : 1;
   routing_.all_port = ports == sw::PortModel::kAll;
   if (opt_.params.order_classes > 0) {
@@ -41,7 +52,7 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
   } else {
     int first_start = -1;
     bool mixed = false;
-    for (const sw::Step& st : schedule.steps)
+    for (const sw::Step& st : schedule_.steps)
       for (const sw::Message& m : st.messages) {
         int dims = 0;
         for (int d = 0; d < topo_.ndims(); ++d) dims += topo_.coord_of(m.src, d) != topo_.coord_of(m.dst, d);
@@ -51,38 +62,42 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
       }
     routing_.order_classes = mixed ? topo_.ndims() : 1;
   }
-  sw::NetworkParams params = opt_.params;
-  params.order_classes = routing_.order_classes;
-  // Priority lanes only under --sync priority; every other mode runs the plain router.
-  if (opt_.sync != sw::SyncMode::kPriority) params.priority_levels = 1;
-  sw::validate(params, topo_);
-  sw::validate_priority(params, topo_);
+  opt_.params.order_classes = routing_.order_classes;  // as run
+  sw::validate(opt_.params, topo_);
+  sw::validate_priority(opt_.params, topo_);
+}
 
-  // Memory, estimated before anything large is allocated (memory_estimate.hpp).
-  {
-    MemoryEstimate e = estimate_network(topo_, params, ports, opt_.cost.flit_bytes,
-                                        routing_.dateline_classes * routing_.order_classes, /*systemc=*/!connect);
-    add_node_memory(e, *space_, opt_.cost.block_bytes);
-    add_program(e, schedule, *space_, opt_.sync, ports);
-    const sw::MemoryLimit limit = opt_.memory_limit ? *opt_.memory_limit : sw::default_memory_limit();
-    sw::require_memory(limit, e.total(), fmt::format("the cycle model of the {}", topo_.to_string()), e.parts());
-  }
+// Memory, estimated before anything large is allocated (memory_estimate.hpp).
+void CycleNetwork::check_memory(sw::PortModel ports, bool systemc) const {
+  MemoryEstimate e = estimate_network(topo_, opt_.params, ports, opt_.cost.flit_bytes,
+                                      routing_.dateline_classes * routing_.order_classes, systemc);
+  add_node_memory(e, *space_, opt_.cost.block_bytes);
+  add_program(e, schedule_, *space_, opt_.sync, ports);
+  const sw::MemoryLimit limit = opt_.memory_limit ? *opt_.memory_limit : sw::default_memory_limit();
+  sw::require_memory(limit, e.total(), fmt::format("the cycle model of the {}", topo_.to_string()), e.parts());
+}
 
+// The node programs, the node memories with every node's own blocks, and the per-step figures.
+void CycleNetwork::load_program(sw::PortModel ports) {
   ProgramOptions po;
   po.cost = opt_.cost;
   po.sync = opt_.sync;
   po.ports = ports;
-  po.priority_levels = params.priority_levels;
-  program_ = std::make_unique<Program>(schedule, topo_, *space_, po);
+  po.priority_levels = opt_.params.priority_levels;
+  program_ = std::make_unique<Program>(schedule_, topo_, *space_, po);
   memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed);
   const uint32_t steps = program_->steps();
   stats_.step_first_issue.assign(steps, UINT64_MAX);
   stats_.step_end.assign(steps, 0);
   stats_.step_open.assign(steps, 0);
   for (uint32_t m = 0; m < program_->messages(); ++m) ++stats_.step_open[program_->message(m).step];
+}
 
+// The images the host writes (routing tables, barrier tree, gossip tables), checked against the
+// schedule's routes unless a test edits them.
+FabricSpec CycleNetwork::fabric_spec(sw::PortModel ports) const {
   FabricSpec spec;
-  spec.params = params;
+  spec.params = opt_.params;
   spec.ports = ports;
   spec.flit_bytes = opt_.cost.flit_bytes;
   spec.routing.reserve(static_cast<size_t>(topo_.nodes()));
@@ -92,29 +107,34 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
   else if (!opt_.gossip) check_routes(spec.routing);
   if (opt_.gossip) {
     // Hardwired gossip: every router forwards by its image; packets of one block each.
+    const sw::ScheduleHeader& h = schedule_.header;
     if (h.collective != sw::Collective::kAllgather || ports != sw::PortModel::kAll)
       throw sw::InputError("--gossip-hw: hardwired forwarding runs an all-port allgather (ms-hc, ms-one)");
     spec.gossip = build_gossip_images(*opt_.gossip, topo_);
     if (opt_.edit_gossip) opt_.edit_gossip(spec.gossip);
     spec.gossip_packet_flits = (opt_.cost.block_bytes + opt_.cost.flit_bytes - 1) / opt_.cost.flit_bytes;
-    const EndpointFactory gossip_endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters,
-                                                 Scheduler* sched) {
-      GossipInterfaceConfig gc;
-      gc.node = v;
-      gc.channels = channels;
-      gc.cost = opt_.cost;
-      gc.packet_flits = spec.gossip_packet_flits;
-      gc.injection_depth = params.buffer_depth;
-      gc.ejection_depth = params.buffer_depth;
-      gc.expected = static_cast<uint64_t>(topo_.nodes() - 1) * static_cast<uint64_t>(h.pieces);
-      return std::make_unique<GossipInterface>(gc, *opt_.gossip, topo_, memory_.get(), &gossip_totals_, counters,
-                                               sched);
-    };
-    fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), gossip_endpoints, routers, barriers);
-    if (connect) fabric_->connect_all();
-    return;
   }
-  const EndpointFactory endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
+  return spec;
+}
+
+EndpointFactory CycleNetwork::gossip_endpoints(const FabricSpec& spec) {
+  const uint32_t packet_flits = spec.gossip_packet_flits;
+  return [this, packet_flits](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
+    GossipInterfaceConfig gc;
+    gc.node = v;
+    gc.channels = channels;
+    gc.cost = opt_.cost;
+    gc.packet_flits = packet_flits;
+    gc.injection_depth = opt_.params.buffer_depth;
+    gc.ejection_depth = opt_.params.buffer_depth;
+    gc.expected = static_cast<uint64_t>(topo_.nodes() - 1) * static_cast<uint64_t>(schedule_.header.pieces);
+    return std::make_unique<GossipInterface>(gc, *opt_.gossip, topo_, memory_.get(), &gossip_totals_, counters, sched);
+  };
+}
+
+EndpointFactory CycleNetwork::endpoints() {
+  return [this](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
+    const sw::NetworkParams& params = opt_.params;
     NiConfig nc;
     nc.node = v;
     nc.channels = channels;
@@ -126,8 +146,6 @@ CycleNetwork::CycleNetwork(const sw::Schedule& schedule, const sw::Topology& top
     nc.priority_reserve = params.priority_reserve;
     return std::make_unique<NetworkInterface>(nc, *program_, memory_.get(), &stats_, counters, sched);
   };
-  fabric_ = std::make_unique<Fabric>(topo_, std::move(spec), endpoints, routers, barriers);
-  if (connect) fabric_->connect_all();
 }
 
 NetworkInterface& CycleNetwork::ni(sw::NodeId v) { return static_cast<NetworkInterface&>(fabric_->endpoint(v)); }
@@ -202,9 +220,9 @@ uint64_t CycleNetwork::predicted_cycles() const {
   return end;
 }
 
-CycleResult CycleNetwork::result() const {
+sw::CycleFigures CycleNetwork::result() const {
   const Fabric& f = *fabric_;
-  CycleResult c;
+  sw::CycleFigures c;
   c.cycles = stats_.last_store;
   if (opt_.gossip) {
     // Hardwired gossip: no steps, no barriers, no schedule executed; the figures of the network.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The loader: programs a cycle-accurate network from a Schedule and collects the run's figures.
 //
-// CycleNetwork (kernel-free) does what the host does before a run: it checks the options, writes
+// CycleNetwork (kernel-free) does what the host does before a run: it writes
 // one routing-table image and one barrier image per node (routing_table.hpp, barrier.hpp), compiles
 // the node programs (program.hpp), fills the node memories with every node's own blocks
 // (node_memory.hpp), builds the Fabric (with the C++ routers, or with the cores a RouterFactory
@@ -9,8 +9,8 @@
 // tables, that the tables take each message along exactly the links its schedule route names.
 //
 // run_cycle_model() runs it in the SystemC kernel (sc_run.cpp). The models report figures
-// (CycleResult) and the node memories as a DeliveryView; the application layer (sw/app) turns them
-// into the result document. Nothing here knows the command line.
+// (sw::CycleFigures, core/cycle_figures.hpp) and the node memories as a DeliveryView; the application
+// layer (sw/app) serializes them into the result document. Nothing here knows the command line.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cycle_figures.hpp"
 #include "core/memory_limit.hpp"
 #include "core/run_config.hpp"
 #include "core/schedule.hpp"
@@ -43,7 +44,15 @@ struct Progress {
 using ProgressFn = std::function<void(const Progress&)>;
 
 struct CycleOptions {
-  sw::NetworkParams params;
+  // The network as run: the model takes every value as it is (the application settles them from the
+  // command line once: app::validate_request). The routers have priority lanes only with sync
+  // kPriority, so the default is the plain router with one level (NetworkParams' default of 4 is
+  // --sync priority's); more than one level under another sync mode is refused.
+  sw::NetworkParams params = [] {
+    sw::NetworkParams p;
+    p.priority_levels = 1;
+    return p;
+  }();
   sw::CostModel cost;
   sw::SyncMode sync = sw::SyncMode::kBarrier;
   uint64_t seed = 1;
@@ -64,48 +73,6 @@ struct CycleOptions {
   // step figures beside; it is not executed. `edit_gossip` damages the images in tests.
   const sw::ForwardingTable* gossip = nullptr;
   std::function<void(std::vector<GossipImage>&)> edit_gossip;
-};
-
-// Throws sw::InputError for options the cycle model does not offer (names what is wrong).
-void validate_cycle_options(const CycleOptions& opt);
-
-// What a cycle-model run reports (the application's result document has one key per field:
-// docs/cli.md, "cycle_model").
-struct CycleResult {
-  uint64_t cycles = 0;                  // until the last block is stored
-  uint64_t simulated_cycles = 0;        // cycles the network was clocked
-  uint64_t router_cycles = 0;           // routers x simulated cycles
-  uint64_t flit_hops = 0;               // flits sent on router-to-router links
-  std::vector<std::pair<std::string, int64_t>> params;  // network parameters as run
-  uint64_t predicted_cycles = 0;        // contention-free formula of docs/cycle-model.md
-  uint64_t barriers = 0;                // barrier episodes executed
-  uint64_t barrier_latency = 0;         // cycles from the last node's entry to the release
-  std::vector<int64_t> step_start;      // per step: cycle its first send was issued (-1: no messages)
-  std::vector<int64_t> step_end;        // per step: cycles until its last block was stored (-1: none)
-  std::vector<uint64_t> link_flits;     // per directed network link, in LinkId order (node * ports + port)
-  uint64_t blocked_cycles = 0;          // sum over cycles of router VCs holding a flit that could not advance
-  uint64_t injection_stall_cycles = 0;  // sum over cycles of injection channels waiting for a credit
-  double mean_buffer_flits = 0;         // flits in router input buffers (and the links into them), mean over cycles
-  uint32_t max_vc_occupancy = 0;        // fullest VC buffer, in flits
-  uint64_t router_evaluations = 0;      // router-cycles actually evaluated (idle routers are skipped)
-  int threads = 1;                      // threads that evaluated the network (results do not depend on it)
-  uint64_t null_messages = 0;           // null messages sent (--sync local, software)
-  uint64_t null_flit_hops = 0;          // their flits' hops between routers
-  uint64_t sync_wait_cycles = 0;        // node-cycles spent waiting for a barrier or a signal
-  uint64_t software_barriers = 0;       // software barrier episodes (--sync software)
-  uint64_t priority_levels = 1;         // levels the routers ran with (1 unless --sync priority)
-  uint64_t preemptions = 0;             // output-VC takeovers by a higher level
-  uint64_t preempted_cycles = 0;        // worm-cycles spent preempted (on a stack)
-  // Hardwired gossip only (docs/gossip.md): packets the interfaces injected (own pieces and the
-  // prologue), copies the routers sent on network links, packets delivered to nodes, and the steps
-  // of the schedule-driven run the routers' forwarding replaces.
-  bool gossip_hw = false;
-  uint64_t gossip_host_sends = 0;
-  uint64_t gossip_router_copies = 0;
-  uint64_t gossip_deliveries = 0;
-  uint64_t gossip_steps_equivalent = 0;
-  double load_seconds = 0;              // programming the network: tables, programs, memories, elaboration
-  double run_seconds = 0;               // simulating it, up to the last block stored
 };
 
 class CycleNetwork {
@@ -133,12 +100,19 @@ class CycleNetwork {
   // The contention-free cycle count of docs/cycle-model.md for this schedule and these options.
   uint64_t predicted_cycles() const;
   // The figures of the run so far (after run()).
-  CycleResult result() const;
+  sw::CycleFigures result() const;
   // Why the run stopped, with every stuck worm: where its front and rear flits are and what the
   // front one waits for.
   std::string stall_report(size_t max_worms = 64) const;
 
  private:
+  void check_options() const;
+  void derive_routing(sw::PortModel ports);
+  void check_memory(sw::PortModel ports, bool systemc) const;
+  void load_program(sw::PortModel ports);
+  FabricSpec fabric_spec(sw::PortModel ports) const;
+  EndpointFactory gossip_endpoints(const FabricSpec& spec);
+  EndpointFactory endpoints();
   void check_routes(const std::vector<RoutingImage>& images) const;
 
   const sw::Schedule& schedule_;
@@ -158,6 +132,6 @@ class CycleNetwork {
 // net.memory(). Throws sw::WatchdogError if the network stops making progress. The SystemC report
 // handler it installs for the run (reports to standard error, errors as exceptions) is restored when
 // it returns.
-CycleResult run_cycle_model(CycleNetwork& net, const CycleOptions& opt);
+sw::CycleFigures run_cycle_model(CycleNetwork& net, const CycleOptions& opt);
 
 }  // namespace torx::model

@@ -127,11 +127,9 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
     shape_.gossip_packet_flits = cfg.gossip_packet_flits;
     // Store-and-forward with double buffering: a packet is forwarded while the next one arrives
     // behind it (the seed's lock step: one packet per link per step). With room for one packet only,
-    // a ring of full buffers each waiting for the next deadlocks.
-    if (static_cast<uint32_t>(depth_) < 2 * gossip_flits_)
-      throw sw::InputError(fmt::format("--gossip-hw: buffer_depth {} is below two packets of {} flits (gossip mode "
-                                       "stores whole packets, double-buffered): --param buffer_depth={} or more",
-                                       depth_, gossip_flits_, 2 * gossip_flits_));
+    // a ring of full buffers each waiting for the next deadlocks. (The application sizes the buffers:
+    // app::params_as_run.)
+    TORX_MODEL_CHECK(static_cast<uint32_t>(depth_) >= 2 * gossip_flits_, "gossip buffers below two packets");
     gossip_targets_ = arena.make<uint64_t>(static_cast<size_t>(lanes));
   }
 }
@@ -190,26 +188,31 @@ void Router::route_head(int port, InputVc& r, const Flit& head) {
   r.state_q = VcState::kWaitVc;
 }
 
-// The router's cycle: stage P of docs/timing-contract.md, steps 1 to 6, as calls of its units.
-// Returns whether any register changed; `due` gets the number of input VCs with a due front flit.
+// What the route/ready stage leaves for the allocation stages. (The arrays are not initialised: a
+// port's entries are written when the port is visited, and only visited ports are read.)
+struct Router::Fronts {
+  uint64_t ready[64];        // per input port: the lanes that can move, all of one level
+  uint8_t ready_level[64];   // ... and that level (the highest among them)
+  uint64_t requested = 0;    // outputs some input asks for (switch allocator, output stage)
+  uint64_t deferred = 0;     // ports that asked for an output VC: they offer after VC allocation
+  int nreq = 0;              // VC requests in va_req_
+};
+
 template <class Io>
-bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
+[[gnu::always_inline]] inline bool Router::take_credits(Io& io) {
   bool changed = false;
-  // 1. Credit intake: credits arriving in this cycle can be spent in it.
   io.credits([&](int o, int v) {
     out_[o].credit(v);
     changed = true;
   });
+  return changed;
+}
 
-  // 2. The input units' fronts: which VCs can move (ACTIVE with a credit: `ready`), and route
-  // computation for new heads, whose VC requests go to the allocator. Only ports holding flits are
-  // visited. 4. Switch allocation, input stage: a port whose VCs asked for no output VC offers its
-  // ready VC at once; the others offer after the VC allocation (step 3) has added its grants.
-  uint64_t ready[64];
-  uint8_t ready_level[64];
-  uint64_t requested = 0;  // outputs some input asks for (switch allocator, output stage)
-  uint64_t deferred = 0;   // ports that asked for an output VC: they offer after step 3
-  int nreq = 0;
+// Only ports holding flits are visited. A lane is ready when it is ACTIVE, owns its output VC (it
+// is not preempted) and the throttle lets its level through; a new head gets its route and asks for
+// an output VC. A port whose lanes asked for no output VC offers its ready lane to the switch at
+// once; the others offer after the VC allocation has added its grants (allocate_vcs).
+[[gnu::always_inline]] inline void Router::scan_fronts(uint64_t now, Fronts& fr, uint32_t& due) {
   due = 0;
   const auto out_port_of = [this](int p) {
     const InputVc* regs = in_vc_ + port_[p].first_vc * levels_;
@@ -222,7 +225,7 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
     InputVc* regs = in_vc_ + first_lane;
     uint64_t rdy = 0;
     int top = 0;  // the highest level among the ready lanes
-    const int asked = nreq;
+    const int asked = fr.nreq;
     for (int v = 0, q = 0; v < port.lanes; ++v, q = (q + 1 == levels_ ? 0 : q + 1)) {
       InputVc& r = regs[v];
       if (r.tail_acquire() == r.head_q) continue;
@@ -233,7 +236,6 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
       if (f.due > now) continue;
       ++due;
       if (r.state_q == VcState::kActive) {
-        // Ready: it owns its output VC (it is not preempted) and the throttle lets its level through.
         const OutputVc& ov = out_vc_[port_[r.out_port_q].first_vc + r.out_vc_q];
         if (ov.owner_q == first_lane + v && ov.credits_q > reserve_[q]) {
           if (q > top) {
@@ -245,108 +247,137 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
         continue;
       }
       if (r.state_q == VcState::kIdle) route_head(p, r, f);
-      va_req_[nreq++] = VaRequest{static_cast<uint16_t>(first_lane + v), static_cast<uint8_t>(p), static_cast<uint8_t>(v),
-                                  r.out_port_q, r.out_class_q, static_cast<uint8_t>(q), 0};
+      va_req_[fr.nreq++] = VaRequest{static_cast<uint16_t>(first_lane + v), static_cast<uint8_t>(p),
+                                     static_cast<uint8_t>(v), r.out_port_q, r.out_class_q, static_cast<uint8_t>(q), 0};
     }
-    ready[p] = rdy;
-    ready_level[p] = static_cast<uint8_t>(top);
-    if (nreq != asked) deferred |= bit(p);
-    else if (rdy) sw_alloc_.offer(p, rdy, top, out_port_of(p), requested);
+    fr.ready[p] = rdy;
+    fr.ready_level[p] = static_cast<uint8_t>(top);
+    if (fr.nreq != asked) fr.deferred |= bit(p);
+    else if (rdy) sw_alloc_.offer(p, rdy, top, out_port_of(p), fr.requested);
   }
+}
 
-  // 3. VC allocation (fair, per output and class; the highest level first, which may preempt a lower
-  // one). A failed request changes nothing, so a router whose heads all wait sleeps.
-  if (nreq) {
-    vc_alloc_.allocate(va_req_, nreq, out_, [&](const VaRequest& q, int ov, bool preempted) {
-      InputVc& r = in_vc_[q.ivc];
-      r.state_q = VcState::kActive;
-      r.out_vc_q = static_cast<uint8_t>(ov);
-      changed = true;
-      if (preempted) {
-        ++preemptions_;
-        ++preempted_now_;
-      }
-      if (out_vc_[port_[q.out_port].first_vc + ov].credits_q > reserve_[q.level]) {
-        const int p = q.port;
-        if (q.level > ready_level[p]) {
-          ready[p] = 0;
-          ready_level[p] = q.level;
-        }
-        if (q.level == ready_level[p]) ready[p] |= bit(q.vc);
-      }
-    });
-    for (uint64_t pm = deferred; pm; pm &= pm - 1) {
-      const int p = __builtin_ctzll(pm);
-      if (ready[p]) sw_alloc_.offer(p, ready[p], ready_level[p], out_port_of(p), requested);
-    }
-  }
-
-  // 5/6. Output stage and traversal: each requested output grants one input; the flit leaves on its
-  // output VC and its slot's credit goes upstream, both in this cycle.
-  const int np = network_ports();
-  uint32_t moved = 0;
-  for (uint64_t m = requested; m; m &= m - 1) {
-    const int o = __builtin_ctzll(m);
-    const int p = sw_alloc_.arbitrate(o);
-    RouterPort& ip = port_[p];
-    const int v = ip.offer_vc;
-    const size_t li = static_cast<size_t>(ip.first_vc) * levels_ + v;
-    InputVc& r = in_vc_[li];
-    const Flit& f = in_ram_[li * depth_ + r.head_slot];
-    const int ov = r.out_vc_q;
-    if (__builtin_expect(f.msg != r.msg_q, 0)) fail_order(p, f, r.msg_q);
-    if constexpr (Io::kPortMode) {
-      if (cfg_.mutation == RouterMutation::kSaPointerStuck) {
-        const uint8_t keep = port_[o].sa_out_rr_q;
-        sw_alloc_.grant(p, v, o);
-        port_[o].sa_out_rr_q = keep;
-      } else {
-        sw_alloc_.grant(p, v, o);
-      }
-    } else {
-      sw_alloc_.grant(p, v, o);
-    }
-    io.send_flit(o, f, ov);
-    if (out_[o].send(ov, f.tail(), static_cast<uint16_t>(li))) --preempted_now_;  // a worm left a stack
-    io.send_credit(p, v / levels_);
-    if (f.tail()) r.state_q = VcState::kIdle;
-    if constexpr (!Io::kPortMode) {
-      // The occupancy figure (network ports; entries before the pop, counting flits still on the
-      // link) leaves out a flit the upstream router sent in this very cycle: whether it is visible
-      // yet depends on evaluation order and lanes (scheduler.hpp), so counting it would make the
-      // figure depend on them.
-      if (p < np) {
-        uint32_t before = r.tail_acquire() - r.head_q;
-        if (before > max_occupancy_ && before > 1) {
-          const Flit& last = in_ram_[li * depth_ + (r.head_slot + before - 1) % depth_];
-          if (last.due >= now + ip.in_link->due_offset()) --before;  // sent in this cycle
-        }
-        if (before > max_occupancy_) max_occupancy_ = before;
-      }
-    }
-    // Pop, after the last read of f (its slot may be rewritten from now on).
-    r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
-    r.advance_head();
-    if (r.head_q == r.tail_acquire() && in_[p].empty()) {
-      // The port emptied: stop visiting it. With two lanes a link may be writing into it right now:
-      // clear first, then look again (the link publishes the flit before it sets the bit).
-      if (!Io::kPortMode && ip.in_link->shared()) {
-        __atomic_fetch_and(&occupied_, ~bit(p), __ATOMIC_SEQ_CST);
-        if (!in_[p].empty()) __atomic_fetch_or(&occupied_, bit(p), __ATOMIC_SEQ_CST);
-      } else {
-        occupied_ &= ~bit(p);
-      }
-    }
-    io.left_buffer();
-    if (o < np) ++stats_.flit_hops;
-    else ++stats_.flits_ejected;
-    ++moved;
+// Fair, per output and class; the highest level first, which may preempt a lower one. A failed
+// request changes nothing, so a router whose heads all wait sleeps.
+[[gnu::always_inline]] inline bool Router::allocate_vcs(Fronts& fr) {
+  bool changed = false;
+  vc_alloc_.allocate(va_req_, fr.nreq, out_, [&](const VaRequest& q, int ov, bool preempted) {
+    InputVc& r = in_vc_[q.ivc];
+    r.state_q = VcState::kActive;
+    r.out_vc_q = static_cast<uint8_t>(ov);
     changed = true;
+    if (preempted) {
+      ++preemptions_;
+      ++preempted_now_;
+    }
+    if (out_vc_[port_[q.out_port].first_vc + ov].credits_q > reserve_[q.level]) {
+      const int p = q.port;
+      if (q.level > fr.ready_level[p]) {
+        fr.ready[p] = 0;
+        fr.ready_level[p] = q.level;
+      }
+      if (q.level == fr.ready_level[p]) fr.ready[p] |= bit(q.vc);
+    }
+  });
+  for (uint64_t pm = fr.deferred; pm; pm &= pm - 1) {
+    const int p = __builtin_ctzll(pm);
+    if (fr.ready[p]) {
+      const InputVc* regs = in_vc_ + port_[p].first_vc * levels_;
+      sw_alloc_.offer(p, fr.ready[p], fr.ready_level[p], [regs](int v) { return regs[v].out_port_q; }, fr.requested);
+    }
   }
-  const uint32_t blocked = due - moved;  // due fronts that did not leave
+  return changed;
+}
+
+template <class Io>
+[[gnu::always_inline]] inline int Router::allocate_switch(int o) {
+  const int p = sw_alloc_.arbitrate(o);
+  const int v = port_[p].offer_vc;
+  if constexpr (Io::kPortMode) {
+    if (cfg_.mutation == RouterMutation::kSaPointerStuck) {
+      const uint8_t keep = port_[o].sa_out_rr_q;
+      sw_alloc_.grant(p, v, o);
+      port_[o].sa_out_rr_q = keep;
+      return p;
+    }
+  }
+  sw_alloc_.grant(p, v, o);
+  return p;
+}
+
+template <class Io>
+[[gnu::always_inline]] inline void Router::pop(Io& io, int p, InputVc& r) {
+  r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
+  r.advance_head();
+  if (r.head_q == r.tail_acquire() && in_[p].empty()) {
+    // The port emptied: stop visiting it. With two lanes a link may be writing into it right now:
+    // clear first, then look again (the link publishes the flit before it sets the bit).
+    if (!Io::kPortMode && port_[p].in_link->shared()) {
+      __atomic_fetch_and(&occupied_, ~bit(p), __ATOMIC_SEQ_CST);
+      if (!in_[p].empty()) __atomic_fetch_or(&occupied_, bit(p), __ATOMIC_SEQ_CST);
+    } else {
+      occupied_ &= ~bit(p);
+    }
+  }
+  io.left_buffer();
+}
+
+// The flit leaves on its output VC and its slot's credit goes upstream, both in this cycle.
+template <class Io>
+[[gnu::always_inline]] inline void Router::traverse(uint64_t now, Io& io, int p, int o, int np) {
+  RouterPort& ip = port_[p];
+  const int v = ip.offer_vc;
+  const size_t li = static_cast<size_t>(ip.first_vc) * levels_ + v;
+  InputVc& r = in_vc_[li];
+  const Flit& f = in_ram_[li * depth_ + r.head_slot];
+  const int ov = r.out_vc_q;
+  if (__builtin_expect(f.msg != r.msg_q, 0)) fail_order(p, f, r.msg_q);
+  io.send_flit(o, f, ov);
+  if (out_[o].send(ov, f.tail(), static_cast<uint16_t>(li))) --preempted_now_;  // a worm left a stack
+  io.send_credit(p, v / levels_);
+  if (f.tail()) r.state_q = VcState::kIdle;
+  if constexpr (!Io::kPortMode) {
+    // The occupancy figure (network ports; entries before the pop, counting flits still on the
+    // link) leaves out a flit the upstream router sent in this very cycle: whether it is visible
+    // yet depends on evaluation order and lanes (scheduler.hpp), so counting it would make the
+    // figure depend on them.
+    if (p < np) {
+      uint32_t before = r.tail_acquire() - r.head_q;
+      if (before > max_occupancy_ && before > 1) {
+        const Flit& last = in_ram_[li * depth_ + (r.head_slot + before - 1) % depth_];
+        if (last.due >= now + ip.in_link->due_offset()) --before;  // sent in this cycle
+      }
+      if (before > max_occupancy_) max_occupancy_ = before;
+    }
+  }
+  pop(io, p, r);  // after the last read of f (its slot may be rewritten from now on)
+  if (o < np) ++stats_.flit_hops;
+  else ++stats_.flits_ejected;
+}
+
+[[gnu::always_inline]] inline void Router::end_cycle(uint32_t blocked) {
   stats_.blocked_vc_cycles += blocked;
   blocked_last_ = blocked;
   preempted_cycles_ += preempted_now_;
+}
+
+// The router's cycle: stage P of docs/timing-contract.md, steps 1 to 6, as calls of its stages.
+// Returns whether any register changed; `due` gets the number of input VCs with a due front flit.
+template <class Io>
+bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
+  bool changed = take_credits(io);   // 1
+  Fronts fronts;
+  scan_fronts(now, fronts, due);     // 2, and 4 (switch offers) for ports without VC requests
+  if (fronts.nreq) changed |= allocate_vcs(fronts);  // 3, and 4 for the others
+  const int np = network_ports();
+  uint32_t moved = 0;
+  for (uint64_t m = fronts.requested; m; m &= m - 1) {
+    const int o = __builtin_ctzll(m);
+    traverse(now, io, allocate_switch<Io>(o), o, np);  // 5, 6
+    ++moved;
+  }
+  changed |= moved != 0;
+  end_cycle(due - moved);  // due fronts that did not leave
   return changed;
 }
 
@@ -394,24 +425,19 @@ void Router::port_cycle(uint64_t now, const PortWires* in, PortWires* out) {
 //  4. every packet holding its targets sends its front flit to all of them (the age in the head of a
 //     copy on a network link is one more); after the tail the targets are free from the next cycle.
 // Claims reserve whole packets downstream, so a packet never waits once it has started.
-template <class Io>
-bool Router::gossip_cycle(uint64_t now, Io& io, uint32_t& due) {
-  bool changed = false;
-  io.credits([&](int o, int v) {
-    out_[o].credit(v);
-    changed = true;
-  });
-  const int np = network_ports();
-  const int total = shape_.total_lanes();
-  uint32_t moved = 0;
-  due = 0;
-  // Candidates to claim, and the packets streaming.
+struct Router::GossipClaims {
   struct Candidate {
     int lane, port;
     uint32_t age;
   };
   Candidate cand[64];
-  int ncand = 0;
+  int n = 0;
+};
+
+// 2. The packets at the fronts that are whole and have no outputs yet, with their targets.
+void Router::gossip_fronts(uint64_t now, GossipClaims& c, uint32_t& due) {
+  const int np = network_ports();
+  due = 0;
   for (uint64_t pm = __atomic_load_n(&occupied_, __ATOMIC_ACQUIRE); pm; pm &= pm - 1) {
     const int p = __builtin_ctzll(pm);
     const RouterPort& port = port_[p];
@@ -443,35 +469,46 @@ bool Router::gossip_cycle(uint64_t now, Io& io, uint32_t& due) {
                                            "through {} goes nowhere",
                                            cfg_.node, f.msg, f.dest, port_name(p, true)));
       gossip_targets_[li] = targets;
-      cand[ncand++] = {li, p, p >= np ? 0u : static_cast<uint32_t>(f.dest)};
+      c.cand[c.n++] = {li, p, p >= np ? 0u : static_cast<uint32_t>(f.dest)};
     }
   }
-  // 3. Claims: oldest first, rotating among equal ages.
-  if (ncand) {
-    std::sort(cand, cand + ncand, [&](const Candidate& a, const Candidate& b) {
-      if (a.age != b.age) return a.age > b.age;
-      const int da = a.lane >= gossip_rr_q_ ? a.lane - gossip_rr_q_ : a.lane + total - gossip_rr_q_;
-      const int db = b.lane >= gossip_rr_q_ ? b.lane - gossip_rr_q_ : b.lane + total - gossip_rr_q_;
-      return da < db;
-    });
-    for (int i = 0; i < ncand; ++i) {
-      const uint64_t t = gossip_targets_[cand[i].lane];
-      bool ok = true;
-      for (uint64_t m = t; m && ok; m &= m - 1) {
-        const OutputVc& o = out_vc_[port_[__builtin_ctzll(m)].first_vc];
-        ok = o.owner_q == kVcFree && o.credits_q >= static_cast<int32_t>(gossip_flits_);
-      }
-      if (!ok) continue;
-      for (uint64_t m = t; m; m &= m - 1) out_[__builtin_ctzll(m)].claim(0, static_cast<uint16_t>(cand[i].lane));
-      in_vc_[cand[i].lane].state_q = VcState::kActive;
-      gossip_rr_q_ = static_cast<uint16_t>(cand[i].lane + 1 == total ? 0 : cand[i].lane + 1);
-      changed = true;
+}
+
+// 3. Claims: oldest first, rotating among equal ages; all of a packet's targets or none.
+bool Router::gossip_claim(GossipClaims& c) {
+  const int total = shape_.total_lanes();
+  std::sort(c.cand, c.cand + c.n, [&](const GossipClaims::Candidate& a, const GossipClaims::Candidate& b) {
+    if (a.age != b.age) return a.age > b.age;
+    const int da = a.lane >= gossip_rr_q_ ? a.lane - gossip_rr_q_ : a.lane + total - gossip_rr_q_;
+    const int db = b.lane >= gossip_rr_q_ ? b.lane - gossip_rr_q_ : b.lane + total - gossip_rr_q_;
+    return da < db;
+  });
+  bool changed = false;
+  for (int i = 0; i < c.n; ++i) {
+    const uint64_t t = gossip_targets_[c.cand[i].lane];
+    bool ok = true;
+    for (uint64_t m = t; m && ok; m &= m - 1) {
+      const OutputVc& o = out_vc_[port_[__builtin_ctzll(m)].first_vc];
+      ok = o.owner_q == kVcFree && o.credits_q >= static_cast<int32_t>(gossip_flits_);
     }
+    if (!ok) continue;
+    for (uint64_t m = t; m; m &= m - 1) out_[__builtin_ctzll(m)].claim(0, static_cast<uint16_t>(c.cand[i].lane));
+    in_vc_[c.cand[i].lane].state_q = VcState::kActive;
+    gossip_rr_q_ = static_cast<uint16_t>(c.cand[i].lane + 1 == total ? 0 : c.cand[i].lane + 1);
+    changed = true;
   }
-  // 4. Every packet holding its targets sends its front flit to all of them.
+  return changed;
+}
+
+// 4. Every packet holding its targets sends its front flit to all of them (one flit per input port
+// and cycle). Returns the flits that left.
+template <class Io>
+uint32_t Router::gossip_stream(uint64_t now, Io& io) {
+  const int np = network_ports();
+  uint32_t moved = 0;
   for (uint64_t pm = __atomic_load_n(&occupied_, __ATOMIC_ACQUIRE); pm; pm &= pm - 1) {
     const int p = __builtin_ctzll(pm);
-    RouterPort& ip = port_[p];
+    const RouterPort& ip = port_[p];
     for (int v = 0; v < ip.lanes; ++v) {
       const int li = ip.first_vc * levels_ + v;
       InputVc& r = in_vc_[li];
@@ -496,25 +533,23 @@ bool Router::gossip_cycle(uint64_t now, Io& io, uint32_t& due) {
       }
       io.send_credit(p, v / levels_);
       if (tail) r.state_q = VcState::kIdle;
-      r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
-      r.advance_head();
-      io.left_buffer();
-      if (r.head_q == r.tail_acquire() && in_[p].empty()) {
-        if (!Io::kPortMode && ip.in_link->shared()) {
-          __atomic_fetch_and(&occupied_, ~bit(p), __ATOMIC_SEQ_CST);
-          if (!in_[p].empty()) __atomic_fetch_or(&occupied_, bit(p), __ATOMIC_SEQ_CST);
-        } else {
-          occupied_ &= ~bit(p);
-        }
-      }
+      pop(io, p, r);
       ++moved;
-      changed = true;
       break;  // one flit per input port and cycle
     }
   }
-  const uint32_t blocked = due - moved;
-  stats_.blocked_vc_cycles += blocked;
-  blocked_last_ = blocked;
+  return moved;
+}
+
+template <class Io>
+bool Router::gossip_cycle(uint64_t now, Io& io, uint32_t& due) {
+  bool changed = take_credits(io);                  // 1
+  GossipClaims claims;
+  gossip_fronts(now, claims, due);                  // 2
+  if (claims.n) changed |= gossip_claim(claims);    // 3
+  const uint32_t moved = gossip_stream(now, io);    // 4
+  changed |= moved != 0;
+  end_cycle(due - moved);
   return changed;
 }
 

@@ -146,12 +146,42 @@ class Router final : public RouterBlock {
  private:
   struct LinkIo;
   struct PortIo;
+  struct Fronts;
+  struct GossipClaims;
+  // The router's cycle (stage P of docs/timing-contract.md) as a sequence of its stages, below.
   template <class Io>
   bool cycle(uint64_t now, Io& io, uint32_t& due);
   // The cycle of a router in gossip mode: whole packets replicated to the outputs the gossip image
   // names (docs/gossip.md, "Hardwired forwarding").
   template <class Io>
   bool gossip_cycle(uint64_t now, Io& io, uint32_t& due);
+  // --- the stages (router.cpp; each inlined into the cycles) ---
+  // 1. Credit intake: credits arriving in this cycle can be spent in it.
+  template <class Io>
+  bool take_credits(Io& io);
+  // 2. Route computation and readiness at the input fronts; the VC requests, and the switch offers of
+  // ports that asked for no VC.
+  void scan_fronts(uint64_t now, Fronts& f, uint32_t& due);
+  // 3. VC allocation, then the switch offers of the ports that asked for a VC.
+  bool allocate_vcs(Fronts& f);
+  // 5. Switch allocation, output stage: the input output `o` grants (both arbiters move).
+  template <class Io>
+  int allocate_switch(int o);
+  // 6. Traversal: input p's offered flit leaves on output o and its credit goes upstream (np: the
+  // network ports).
+  template <class Io>
+  void traverse(uint64_t now, Io& io, int p, int o, int np);
+  // Gossip mode: whole packets at the fronts with their targets; their claims; the streaming.
+  void gossip_fronts(uint64_t now, GossipClaims& c, uint32_t& due);
+  bool gossip_claim(GossipClaims& c);
+  template <class Io>
+  uint32_t gossip_stream(uint64_t now, Io& io);
+  // The front flit of input lane `r` (of port p) leaves its buffer; the port stops being visited
+  // when it empties.
+  template <class Io>
+  void pop(Io& io, int p, InputVc& r);
+  // The cycle's end: `blocked` due fronts did not leave.
+  void end_cycle(uint32_t blocked);
   // Route computation for the head at the front of an IDLE VC: state WAIT_VC with its output port
   // and class.
   void route_head(int port, InputVc& r, const Flit& head);

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "models/flit.hpp"
 #include "models/routing_table.hpp"
 
@@ -156,6 +157,11 @@ class RouterCore {
   // worms waiting on a stack after it (the sum of ovc_depth_q). None without priority levels.
   virtual uint32_t preempted_last() const { return 0; }
   virtual uint32_t stacked() const { return 0; }
+  // A waveform of the core's internal registers from the next cycle on, written to `path` (torx run
+  // --trace-routers). The Verilated RTL writes one (FST); a core without one refuses.
+  virtual void open_trace(const std::string& path) {
+    throw sw::InputError("--trace-routers " + path + ": the " + kind() + " router has no register waveform");
+  }
 };
 
 }  // namespace torx::model

@@ -72,7 +72,7 @@ void blank_vcd_date(const std::string& path) {
 
 }  // namespace
 
-CycleResult run_cycle_model(CycleNetwork& net, const CycleOptions& opt) {
+sw::CycleFigures run_cycle_model(CycleNetwork& net, const CycleOptions& opt) {
   using clock = std::chrono::steady_clock;
   ReportHandlerScope handler;
   // A trace shows every cycle: the network is clocked. Otherwise it is self-timed and skips the
@@ -123,7 +123,7 @@ CycleResult run_cycle_model(CycleNetwork& net, const CycleOptions& opt) {
   }
   if (top.error()) std::rethrow_exception(top.error());
   if (fabric.status() != RunStatus::kDone) throw sw::WatchdogError(net.stall_report());
-  CycleResult r = net.result();
+  sw::CycleFigures r = net.result();
   r.run_seconds = std::chrono::duration<double>(t2 - t1).count();
   return r;
 }

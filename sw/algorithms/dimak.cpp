@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Seed 004 (Dimakopoulos, Dimopoulos): total exchange on products of rings and linear arrays.
-// See dimak.hpp for the algorithms, the bounds and the paper references.
+// See dimak.hpp for the algorithms, the bounds and the paper references. register_dimak (at the end)
+// enters dimak-a2 and dimak-a3 in the registry.
 #include "algorithms/dimak.hpp"
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "algorithms/plain_adapter.hpp"
+#include "algorithms/registry.hpp"
 #include "core/int_math.hpp"
 
 namespace torx::sw {
@@ -523,6 +526,62 @@ void generate_dimak_a2(const PlainTopology& topo, const PlainStepSink& emit) {
 void generate_dimak_a3(const PlainTopology& topo, const PlainStepSink& emit) {
   const int n = checked_a3_radix(topo);
   A3Generator(topo, n, emit).run();
+}
+
+namespace {
+
+// Algorithm A2 (single-port) or A3 (multiport) of seed 004 in the registry.
+Algorithm dimak_algorithm(bool multiport) {
+  Algorithm a = make_algorithm(
+      multiport ? "dimak-a3" : "dimak-a2", Collective::kAlltoall, multiport ? PortModel::kAll : PortModel::kOne,
+      Switching::kStoreAndForward,
+      multiport ? "a torus or mesh H^(2^k): all sides equal, 1, 2, 4, ... dimensions"
+                : "any torus or mesh (products of rings or linear arrays; 2x...x2 is a hypercube)",
+      multiport ? "seed 004 (Dimakopoulos, Dimopoulos) Section 5: Algorithm A3, H x H exchanges overlapped"
+                : "seed 004 (Dimakopoulos, Dimopoulos) Section 4: Algorithm A2, row batches per dimension",
+      multiport ? "multiport store-and-forward total exchange: n T_H steps, meets the cut bound where H does"
+                : "single-port store-and-forward total exchange: the average-status bound on tori and hypercubes");
+  const auto steps = [multiport](const PlainTopology& pt) {
+    return multiport ? dimak_a3_steps(pt) : dimak_a2_steps(pt);
+  };
+  a.check = [id = a.id, steps](const Topology& topo, const AlgorithmOptions&) {
+    preconditions(id, [&] { return steps(plain_topology(topo)); });
+  };
+  a.generate = [id = a.id, multiport, steps](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+    const PlainTopology pt = plain_topology(topo);
+    stream_plain(*find_algorithm(id), topo, opt, steps(pt), sink, [&](const PlainStepSink& emit) {
+      preconditions(id, [&] {
+        multiport ? generate_dimak_a3(pt, emit) : generate_dimak_a2(pt, emit);
+        return 0;
+      });
+    });
+  };
+  a.formula = [multiport, steps](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    Bound b;
+    b.steps = steps(plain_topology(topo));
+    b.transmission_blocks = b.steps;  // constant model: one block per message
+    b.source = multiport ? "seed 004 Theorem 4 / Corollary 3: n^(d-1) T_H (reconstructed, docs/dimakopoulos.md)"
+                         : "seed 004 Theorem 2 / Corollary 2: sum_i (N/n_i) T_i (reconstructed, docs/dimakopoulos.md)";
+    return b;
+  };
+  a.lower_bound = [multiport](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    Bound b;
+    const PlainTopology pt = plain_topology(topo);
+    b.steps = multiport ? bisection_cut_bound(pt) : average_status_bound(pt);
+    b.transmission_blocks = b.steps;
+    b.source = multiport ? "seed 004 Eq. 4: cut bound |V1||V2|/C(V1,V2) over the bisections"
+                         : "seed 004 Theorem 1 / Eq. 3: the average status of the network";
+    return b;
+  };
+  return a;
+}
+
+}  // namespace
+
+// `dimak-a2` and `dimak-a3` in the registry (registry.cpp), in that order.
+void register_dimak(std::vector<Algorithm>& out) {
+  out.push_back(dimak_algorithm(false));
+  out.push_back(dimak_algorithm(true));
 }
 
 }  // namespace torx::sw

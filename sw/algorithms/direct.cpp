@@ -41,14 +41,10 @@ void generate_direct(const Algorithm& algo, const Topology& topo, const Algorith
 }  // namespace
 
 void register_direct(std::vector<Algorithm>& out) {
-  Algorithm a;
-  a.id = "direct";
-  a.collective = Collective::kAlltoall;
-  a.ports = PortModel::kOne;
-  a.switching = Switching::kWormhole;
-  a.preconditions = "any torus or mesh, 2 to 4096 nodes";
-  a.paper = "baseline (no seed): step k sends block i->(i+k) mod N on the shortest dimension-order path";
-  a.summary = "every block sent straight to its destination; N-1 steps; link conflicts on tori";
+  Algorithm a = make_algorithm(
+      "direct", Collective::kAlltoall, PortModel::kOne, Switching::kWormhole, "any torus or mesh, 2 to 4096 nodes",
+      "baseline (no seed): step k sends block i->(i+k) mod N on the shortest dimension-order path",
+      "every block sent straight to its destination; N-1 steps; link conflicts on tori");
   a.check = check_direct;
   a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
     generate_direct(*find_algorithm("direct"), topo, opt, sink);

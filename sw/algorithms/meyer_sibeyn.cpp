@@ -2,6 +2,7 @@
 // Meyer and Sibeyn's oblivious gossiping (seed 003). See meyer_sibeyn.hpp for the algorithms; the
 // comments here explain the constructions and every departure from the paper's text. The
 // Hamiltonian decompositions are in hamiltonian.cpp, the table format in core/forwarding_table.cpp.
+// register_meyer_sibeyn (at the end) enters ms-hc, ms-hc-steps, ms-hc-hd and ms-one in the registry.
 #include "algorithms/meyer_sibeyn.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +16,8 @@
 #include <utility>
 
 #include "algorithms/hamiltonian.hpp"
+#include "algorithms/plain_adapter.hpp"
+#include "algorithms/registry.hpp"
 #include "core/int_math.hpp"
 
 namespace torx::sw {
@@ -902,5 +905,113 @@ Fraction ms_one_formula_transmission(const PlainTopology& topo) {
   return Fraction{ms_one_formula_steps(topo), 1};  // one whole packet (s) per message
 }
 
+
+namespace {
+
+// One oblivious gossip of seed 003 in the registry: three ms-hc variants (MsHcVariant) and ms-one.
+struct GossipEntry {
+  const char* id;
+  bool hc;
+  MsHcVariant variant;
+  const char* preconditions;
+  const char* paper;
+  const char* summary;
+};
+
+const char* const kHcPreconditions =
+    "a torus, every side >= 3 (2D any parity; 3D and more where an edge-disjoint Hamiltonian decomposition is found)";
+const GossipEntry kGossips[] = {
+    {"ms-hc", true, MsHcVariant::kDefault, kHcPreconditions,
+     "seed 003 (Meyer, Sibeyn) Section 2: split packets on edge-disjoint Hamiltonian cycles (Section 2.1's rule, "
+     "a Hamiltonian decomposition elsewhere)",
+     "oblivious full-port gossip: d shares both ways around d edge-disjoint Hamiltonian cycles, floor(P/2) steps"},
+    {"ms-hc-steps", true, MsHcVariant::kFewestSteps, kHcPreconditions,
+     "seed 003 (Meyer, Sibeyn) Section 2.2: partial cycles with a re-packing step on 2D tori with one odd side "
+     "(elsewhere as ms-hc)",
+     "ms-hc with the fewest steps: 1 + floor((P - n_even/2)/2) with one odd side, for larger messages"},
+    {"ms-hc-hd", true, MsHcVariant::kHamiltonian, kHcPreconditions,
+     "seed 003 (Meyer, Sibeyn) Section 2 on a Hamiltonian decomposition found by square switching (2D) or a "
+     "product construction (3D and more), for every shape",
+     "ms-hc on the full Hamiltonian decomposition, also where Section 2.1's rule applies"},
+    {"ms-one", false, MsHcVariant::kDefault,
+     "a 2D torus with an even side >= 4, or a 3D torus n1 x n2 x n3 with n1 % 3 == 0, n2 % n1 == 0, n3 >= 3",
+     "seed 003 (Meyer, Sibeyn) Section 4: one packet per node on partial cycles (2D, 3D rods)",
+     "oblivious full-port gossip with one packet per node on d partial cycles"},
+};
+
+// The paper's steps and its transmission (steps times its packet size), the latter in this
+// schedule's pieces, rounded up.
+Bound gossip_formula(bool hc, const Topology& topo, int64_t pieces) {
+  Bound b;
+  const PlainTopology pt = plain_topology(topo);
+  b.steps = hc ? ms_hc_formula_steps(pt) : ms_one_formula_steps(pt);
+  const Fraction tx = hc ? ms_hc_formula_transmission(pt) : ms_one_formula_transmission(pt);
+  b.transmission_blocks = ceil_div(tx.num * pieces, tx.den);
+  b.source = hc ? "seed 003 Theorem 1 (n1 n2 / 2 steps of s/2), Section 2.2 (n1 n2 / 2 + 1 + n_odd steps of "
+                  "(1 + 1/n_odd) s/2), (P-1)/2 steps of s/d for a Hamiltonian decomposition; transmission in "
+                  "pieces, rounded up"
+                : "seed 003 Theorem 3 (n1 n2 / 4 + n1 / 2 + n2 / 2 + 2), Theorem 4 without its O(n1 n3) term; "
+                  "packets of s";
+  return b;
+}
+
+// Every piece must travel the diameter; and a node receives (P-1) pieces-worth of every other
+// node's data through its 2d links, at most the step's largest message per link.
+Bound gossip_lower_bound(const Topology& topo, int64_t pieces) {
+  Bound b;
+  int64_t diameter = 0;
+  for (int r : topo.radices()) diameter += r / 2;
+  b.steps = diameter;
+  const int64_t need = (int64_t{topo.nodes()} - 1) * pieces;
+  b.transmission_blocks = ceil_div(need, 2 * topo.ndims());
+  b.source = "diameter (steps); (P-1) x pieces received over 2d links (transmission, seed 003 Section 1)";
+  return b;
+}
+
+Algorithm gossip_algorithm(const GossipEntry& g) {
+  Algorithm a = make_algorithm(g.id, Collective::kAllgather, PortModel::kAll, Switching::kStoreAndForward,
+                               g.preconditions, g.paper, g.summary);
+  const std::string id = g.id;
+  const bool hc = g.hc;
+  MsHcOptions hc_options;
+  hc_options.variant = g.variant;
+  auto plan = [id, hc, hc_options](const Topology& topo) {
+    return preconditions(
+        id, [&] { return hc ? plan_ms_hc(plain_topology(topo), hc_options) : plan_ms_one(plain_topology(topo)); });
+  };
+  a.check = [plan](const Topology& topo, const AlgorithmOptions&) { plan(topo); };
+  a.gossip_plan = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo); };
+  a.pieces = [plan](const Topology& topo, const AlgorithmOptions&) { return plan(topo).table.pieces; };
+  a.generate = [id, hc, hc_options, plan](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+    const GossipPlan p = plan(topo);
+    stream_plain(*find_algorithm(id), topo, opt, p.table.steps, sink, [&](const PlainStepSink& emit) {
+      preconditions(id, [&] {
+        hc ? generate_ms_hc(plain_topology(topo), hc_options, emit) : generate_ms_one(plain_topology(topo), emit);
+        return 0;
+      });
+    });
+  };
+  a.formula = [hc, plan](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    return gossip_formula(hc, topo, plan(topo).table.pieces);
+  };
+  a.lower_bound = [plan](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    return gossip_lower_bound(topo, plan(topo).table.pieces);
+  };
+  a.facts = [plan](const Topology& topo, const AlgorithmOptions&) {
+    const GossipPlan p = plan(topo);
+    return std::vector<std::pair<std::string, int64_t>>{{"pieces", p.table.pieces},
+                                                        {"largest_message_pieces", p.max_message_pieces},
+                                                        {"injection_step", p.table.inject_step}};
+  };
+  return a;
+}
+
+}  // namespace
+
+// The oblivious gossips of seed 003 in the registry (registry.cpp): ms-hc, ms-hc-steps, ms-hc-hd,
+// ms-one, in that order.
+void register_meyer_sibeyn(std::vector<Algorithm>& out) {
+  for (const GossipEntry& g : kGossips) out.push_back(gossip_algorithm(g));
+}
 
 }  // namespace torx::sw

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/errors.hpp"
 #include "core/int_math.hpp"
 
 namespace torx::sw {
@@ -14,7 +15,10 @@ const std::vector<Algorithm>& algorithms() {
     std::vector<Algorithm> v;
     register_direct(v);
     register_ring(v);
-    register_plain(v);
+    register_suh(v);
+    register_tsay_wang(v);
+    register_dimak(v);
+    register_meyer_sibeyn(v);
     return v;
   }();
   return kAll;
@@ -24,6 +28,34 @@ const Algorithm* find_algorithm(const std::string& id) {
   for (const Algorithm& a : algorithms())
     if (a.id == id) return &a;
   return nullptr;
+}
+
+Algorithm make_algorithm(std::string id, Collective collective, PortModel ports, Switching switching,
+                         std::string preconditions, std::string paper, std::string summary) {
+  Algorithm a;
+  a.id = std::move(id);
+  a.collective = collective;
+  a.ports = ports;
+  a.switching = switching;
+  a.preconditions = std::move(preconditions);
+  a.paper = std::move(paper);
+  a.summary = std::move(summary);
+  return a;
+}
+
+const Algorithm& lookup_algorithm(const std::string& id) {
+  if (const Algorithm* a = find_algorithm(id)) return *a;
+  throw InputError(fmt::format("unknown algorithm '{}' (known: {})", id, algorithm_ids(", ")));
+}
+
+std::string algorithm_ids(std::string_view sep, bool gossip_only, std::string_view last) {
+  std::vector<const std::string*> ids;
+  for (const Algorithm& a : algorithms())
+    if (!gossip_only || a.gossip_plan) ids.push_back(&a.id);
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i)
+    out += (i == 0 ? std::string() : std::string(i + 1 == ids.size() && !last.empty() ? last : sep)) + *ids[i];
+  return out;
 }
 
 ScheduleHeader make_header(const Algorithm& algo, const Topology& topo, const AlgorithmOptions& opt, int64_t steps) {

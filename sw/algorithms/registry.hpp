@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/bounds.hpp"
@@ -45,14 +46,27 @@ struct Algorithm {
   std::function<GossipPlan(const Topology&, const AlgorithmOptions&)> gossip_plan;
 };
 
+// An entry with what `torx list` prints; the registration sets its functions after.
+Algorithm make_algorithm(std::string id, Collective collective, PortModel ports, Switching switching,
+                         std::string preconditions, std::string paper, std::string summary);
+
 const std::vector<Algorithm>& algorithms();
 // nullptr if unknown.
 const Algorithm* find_algorithm(const std::string& id);
+// The algorithm `id`; throws InputError "unknown algorithm 'id' (known: direct, ring, ...)".
+const Algorithm& lookup_algorithm(const std::string& id);
+// The ids in registry order, joined by `sep` (the last by `last` if given: "a, b or c");
+// `gossip_only`: those with forwarding tables.
+std::string algorithm_ids(std::string_view sep, bool gossip_only = false, std::string_view last = {});
 
-// Registration functions, one per source file.
-void register_direct(std::vector<Algorithm>& out);
-void register_ring(std::vector<Algorithm>& out);
-void register_plain(std::vector<Algorithm>& out);
+// Registration functions: each algorithm registers itself in its own source file; algorithms()
+// calls them in this order (the order of `torx list`).
+void register_direct(std::vector<Algorithm>& out);        // direct.cpp
+void register_ring(std::vector<Algorithm>& out);          // tseng.cpp: ring, t1, t4, c1, c64, tseng-dd
+void register_suh(std::vector<Algorithm>& out);           // suh.cpp
+void register_tsay_wang(std::vector<Algorithm>& out);     // tsay_wang.cpp
+void register_dimak(std::vector<Algorithm>& out);         // dimak.cpp: dimak-a2, dimak-a3
+void register_meyer_sibeyn(std::vector<Algorithm>& out);  // meyer_sibeyn.cpp: ms-hc, ms-hc-steps, ms-hc-hd, ms-one
 
 // Helpers shared by generators.
 ScheduleHeader make_header(const Algorithm& algo, const Topology& topo, const AlgorithmOptions& opt, int64_t steps);

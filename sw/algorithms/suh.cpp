@@ -7,8 +7,11 @@
 // block ids, a step's message is a slice of the sender's array, and the receiver writes it into the
 // slots it just emptied. The slices are computed from the layout rules alone; always-on checks then
 // confirm that every block leaving a node really has to leave it, so a wrong layout rule cannot
-// silently produce a schedule that happens to deliver by accident.
+// silently produce a schedule that happens to deliver by accident. register_suh (at the end) enters it
+// in the registry.
 #include "algorithms/suh.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -19,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/plain_adapter.hpp"
+#include "algorithms/registry.hpp"
 #include "core/int_math.hpp"
 
 namespace torx::sw {
@@ -382,6 +387,51 @@ std::vector<int> suh_phase_dims(const std::vector<int>& dims, int64_t node) {
   const SuhGeometry geo(dims, "suh_phase_dims");
   if (node < 0 || node >= geo.nodes()) throw std::invalid_argument("suh_phase_dims: node out of range");
   return geo.phase_dims(node);
+}
+
+// `suh` in the registry (registry.cpp): the plain generator behind the adapter (plain_adapter.hpp).
+void register_suh(std::vector<Algorithm>& out) {
+  Algorithm a =
+      make_algorithm("suh", Collective::kAlltoall, PortModel::kOne, Switching::kWormhole,
+                     "a mesh (or torus) of 2 or more dimensions, every side even, at most 8192 nodes",
+                     "seed 002 (Suh, Shin, Yalamanchili) Sections 3 and 4: node groups, three phases, data array",
+                     "complete exchange on meshes: (n/2) a1 steps, every send a contiguous slice of the data array");
+  a.check = [](const Topology& topo, const AlgorithmOptions&) {
+    preconditions("suh", [&] { return suh_formula(topo.radices()); });
+    if (topo.nodes() > kSuhMaxNodes)
+      throw PreconditionError(fmt::format(
+          "suh: {} nodes; at most {} are supported (the data arrays hold N^2 block ids)", topo.nodes(), kSuhMaxNodes));
+  };
+  a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+    const SuhFormula f = preconditions("suh", [&] { return suh_formula(topo.radices()); });
+    stream_plain(*find_algorithm("suh"), topo, opt, f.steps, sink, [&](const PlainStepSink& emit) {
+      preconditions("suh", [&] {
+        generate_suh(plain_topology(topo), emit);
+        return 0;
+      });
+    });
+  };
+  a.formula = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    const SuhFormula f = suh_formula(topo.radices());
+    Bound b;
+    b.steps = f.steps;
+    b.transmission_blocks = f.transmission_blocks;
+    b.source = topo.ndims() == 2 ? "seed 002 Section 3.4 / Table 1: C steps, R C^2 / 2 blocks"
+                                 : "seed 002 Section 4: (n/2) a1 steps, (n/4) a1^2 a2 ... an blocks";
+    return b;
+  };
+  a.facts = [](const Topology& topo, const AlgorithmOptions&) {
+    // Data rearrangements: local re-sorts of a node's whole array of N blocks (Section 3.4(c)).
+    const int64_t ours = suh_rearrangements(topo.radices()), paper = suh_paper_rearrangements(topo.radices());
+    return std::vector<std::pair<std::string, int64_t>>{{"rearrangements", ours},
+                                                        {"rearranged_blocks", ours * topo.nodes()},
+                                                        {"rearrangements_paper", paper},
+                                                        {"rearranged_blocks_paper", paper * topo.nodes()}};
+  };
+  a.lower_bound = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    return alltoall_lower_bound(topo, PortModel::kOne);
+  };
+  out.push_back(std::move(a));
 }
 
 }  // namespace torx::sw

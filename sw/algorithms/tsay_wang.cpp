@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tsay-Wang all-port broadcast on n^d wormhole-routed tori (seed 001). The algorithm and its
 // section references are summarised in tsay_wang.hpp; this file comments the details and the places
-// where the implementation departs from the paper's text, with the reason for each.
+// where the implementation departs from the paper's text, with the reason for each. register_tsay_wang
+// (at the end) enters it in the registry.
 #include "algorithms/tsay_wang.hpp"
+
+#include <fmt/format.h>
 
 #include <cstdint>
 #include <limits>
@@ -12,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/plain_adapter.hpp"
+#include "algorithms/registry.hpp"
 #include "core/int_math.hpp"
 
 namespace torx::sw {
@@ -585,6 +590,73 @@ void generate_tsay_wang(const PlainTopology& topo, int64_t root, const PlainStep
   if (options.keep_empty_steps && generator.emitted() != expected) {
     throw std::logic_error("tsay_wang: emitted step count differs from the construction's count");
   }
+}
+
+namespace {
+
+void check_tsay_wang(const Topology& topo, const AlgorithmOptions& opt) {
+  if (!topo.wrap()) throw PreconditionError("tsay-wang: needs a torus (wraparound links); the network is a mesh");
+  for (int d = 1; d < topo.ndims(); ++d)
+    if (topo.radix(d) != topo.radix(0))
+      throw PreconditionError(
+          fmt::format("tsay-wang: needs a torus n^d with all sides equal; --topo gives {}", topo.dims_string()));
+  if (!topo.valid(opt.root)) throw PreconditionError("tsay-wang: the root is not a node of the network");
+}
+
+std::optional<Bound> tsay_wang_formula(const Topology& topo, const AlgorithmOptions&) {
+  Bound b;
+  const int n = topo.radix(0), d = topo.ndims();
+  b.steps = tsay_wang_steps(d, n);
+  b.transmission_blocks = b.steps;  // one block per message
+  b.source = n % 2 ? "seed 001 Theorem 5: d ceil(log_{2d+1} n) + 1 (n odd)"
+                   : "seed 001 Section 7: d ceil(log_{2d+1}(n-1)) + ceil(d/2) + 1 (n even)";
+  return b;
+}
+
+std::vector<NamedBound> tsay_wang_extras(const Topology& topo, const AlgorithmOptions&) {
+  std::vector<NamedBound> out;
+  if (topo.ndims() <= 3) {
+    Bound b;
+    b.steps = tsay_wang_improved_steps(topo.ndims(), topo.radix(0));
+    b.transmission_blocks = b.steps;
+    b.source = "seed 001 abstract: for d = 2 or 3, d ceil(log_{2d+1} n) for any n (docs/tsay-wang.md)";
+    out.push_back({"improved", b});
+  }
+  return out;
+}
+
+}  // namespace
+
+// `tsay-wang` in the registry (registry.cpp): the plain generator behind the adapter (plain_adapter.hpp).
+void register_tsay_wang(std::vector<Algorithm>& out) {
+  Algorithm a = make_algorithm(
+      "tsay-wang", Collective::kBroadcast, PortModel::kAll, Switching::kWormhole,
+      "a torus n^d (all sides equal, n >= 2, any d >= 1); any root",
+      "seed 001 (Tsay, Wang) Sections 3-7: main diagonal, diagonal to diagonal, final phase, cyclic dimension "
+      "order",
+      "all-port broadcast without link contention: d ceil(log_{2d+1} n) steps for d <= 3 (the seed's "
+      "improvement), the paper's d ceil(log_{2d+1} n) + 1 (n odd) above");
+  a.check = check_tsay_wang;
+  a.generate = [](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
+    const int64_t steps = -1;  // empty steps are dropped, so the count is known only at the end
+    TsayWangOptions twopt;
+    twopt.keep_empty_steps = false;
+    stream_plain(*find_algorithm("tsay-wang"), topo, opt, steps, sink, [&](const PlainStepSink& emit) {
+      preconditions("tsay-wang", [&] {
+        generate_tsay_wang(plain_topology(topo), opt.root, emit, twopt);
+        return 0;
+      });
+    });
+  };
+  a.formula = tsay_wang_formula;
+  a.lower_bound = [](const Topology& topo, const AlgorithmOptions&) -> std::optional<Bound> {
+    Bound b;
+    b.steps = broadcast_lower_bound(topo.ndims(), topo.radix(0));
+    b.source = "seed 001 Lemma 1: ceil(d log_{2d+1} n) (a node reaches at most 2d new nodes per step)";
+    return b;
+  };
+  a.extras = tsay_wang_extras;
+  out.push_back(std::move(a));
 }
 
 }  // namespace torx::sw

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "app/run.hpp"
+#include "core/names.hpp"
 #include "core/network_params.hpp"
 #include "core/run_config.hpp"
 #include "core/schedule.hpp"
@@ -19,30 +21,27 @@
 
 namespace torx::app {
 
-struct CosimRequest {
-  sw::Topology topology{{4, 4}, true};
+// Random traffic's destinations (--pattern): parsing, help and errors read this table.
+enum class CosimPattern : uint8_t { kUniform, kHotspot, kNeighbour };
+inline constexpr sw::Named<CosimPattern> kCosimPatterns[] = {
+    {CosimPattern::kUniform, "uniform"}, {CosimPattern::kHotspot, "hotspot"}, {CosimPattern::kNeighbour, "neighbour"}};
+
+// `ports` (none: one local port per router), `params` (as given, then as run: validate_cosim),
+// `cost` (the flit size for both traffics; an algorithm's block size and startup), `sync` (an
+// algorithm's: barrier or none), `gossip_hw` (the algorithm's forwarding tables in the routers' gossip
+// mode, torx_gossip_router against Router::gossip_cycle, instead of its schedule). Random traffic
+// with an explicit priority_levels = K (`params_named`) gives every worm a random level 0 .. K-1 and
+// the routers K lanes per VC (docs/priority.md); without it, and for an algorithm, one level.
+struct CosimRequest : NetworkRequest {
   std::string traffic = "random";        // "random" or an algorithm id
-  sw::PortModel ports = sw::PortModel::kOne;
-  sw::NetworkParams params;
-  uint32_t flit_bytes = 16;
-  uint64_t seed = 1;
   int mutant = 0;                        // compare against a build-time RTL mutant (docs/rtl.md)
   // random traffic
-  std::string pattern = "uniform";       // uniform, hotspot, neighbour
+  CosimPattern pattern = CosimPattern::kUniform;
   double load = 0.3;                     // offered flits per node and cycle, (0, 1]
   int max_worm_flits = 16;
   uint64_t cycles = 10000;               // cycles of traffic generation
   uint64_t barrier_every = 2000;         // barrier episodes (0: none)
   bool mixed_orders = false;             // random first dimension (order classes)
-  int priority_levels = 1;               // K: every worm gets a random level 0 .. K-1, the routers K lanes
-                                         // per VC (docs/priority.md); the CLI sets it from an explicit
-                                         // --param priority_levels=K
-  // an algorithm's traffic
-  sw::CostModel cost;
-  sw::SyncMode sync = sw::SyncMode::kBarrier;
-  // Hardwired gossip (docs/gossip.md): the algorithm's forwarding tables in the routers' gossip mode
-  // (torx_gossip_router against Router::gossip_cycle) instead of its schedule.
-  bool gossip_hw = false;
 };
 
 struct CosimMismatch {
@@ -79,11 +78,14 @@ struct CosimReport {
   std::string params_json;              // the network parameters, as the run document has them
 };
 
-// Throws sw::InputError naming the option that is wrong.
-void validate_cosim(const CosimRequest& r);
-// Runs the co-simulation; a mismatch is a result (mismatches 1, first_mismatch), not an exception.
-// Throws sw::InputError (no Verilated configuration for the shape, bad input), sw::WatchdogError.
+// Throws sw::InputError naming the option that is wrong; returns the request as run (its network
+// parameters settled as torx run settles them: app::params_as_run).
+CosimRequest validate_cosim(CosimRequest r);
+// Runs the co-simulation of a request as validate_cosim returned it; a mismatch is a result
+// (mismatches 1, first_mismatch), not an exception. Throws sw::InputError (no Verilated
+// configuration for the shape, bad input), sw::WatchdogError.
 CosimReport run_cosim(const CosimRequest& r);
+// Whether this build has the Verilated RTL (models.cpp decides).
 bool cosim_available();
 
 std::string cosim_json(const CosimReport& r, int indent = 2);

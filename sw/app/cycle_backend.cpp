@@ -1,68 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cycle-accurate back ends: --model cycle, the schedule on the SystemC model (models/), and
-// --model rtl, the same network with every router and barrier unit a Verilated RTL instance (hw/)
-// behind the port-level boundary, bound to the same links and network interfaces. Built when the
-// models are (TORX_BUILD_MODELS; the rtl back end when hw/ is too: TORX_HAVE_RTL);
-// backends_none.cpp stands in otherwise.
+// --model rtl, the same network with every router and barrier unit a core the factories make (the
+// Verilated RTL of hw/, models.cpp) behind the port-level boundary, bound to the same links and
+// network interfaces. Built when the models are; which models exist is decided in models.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 
-#include "app/run.hpp"
-#include "core/errors.hpp"
 #include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/registry.hpp"
-#include "app/tables_check.hpp"
+#include "app/backends.hpp"
+#include "app/tables.hpp"
+#include "core/errors.hpp"
 #include "models/loader.hpp"
-#include "models/port_router.hpp"
-#ifdef TORX_HAVE_RTL
-#include "hw/rtl_router.hpp"
-#endif
 #include "models/memory_estimate.hpp"
+#include "models/port_router.hpp"
 
 namespace torx::app {
 
 namespace {
-
-// The cycle model's figures as the result document's keys (docs/cli.md, "cycle_model").
-void fill_report(const model::CycleResult& c, double load_seconds, RunReport& rep) {
-  rep.cycles = c.cycles;
-  rep.sim.router_cycles = c.router_cycles;
-  rep.sim.flit_hops = c.flit_hops;
-  CycleFigures f;
-  f.params = c.params;
-  f.predicted_cycles = c.predicted_cycles;
-  f.barriers = c.barriers;
-  f.barrier_latency = c.barrier_latency;
-  f.step_start = c.step_start;
-  f.step_end = c.step_end;
-  f.link_flits = c.link_flits;
-  f.blocked_cycles = c.blocked_cycles;
-  f.injection_stall_cycles = c.injection_stall_cycles;
-  f.mean_buffer_flits = c.mean_buffer_flits;
-  f.max_vc_occupancy = c.max_vc_occupancy;
-  f.router_evaluations = c.router_evaluations;
-  f.threads = c.threads;
-  f.null_messages = c.null_messages;
-  f.null_flit_hops = c.null_flit_hops;
-  f.sync_wait_cycles = c.sync_wait_cycles;
-  f.software_barriers = c.software_barriers;
-  f.priority_levels = c.priority_levels;
-  f.preemptions = c.preemptions;
-  f.preempted_cycles = c.preempted_cycles;
-  f.load_seconds = load_seconds;
-  f.run_seconds = c.run_seconds;
-  rep.cycle_model = std::move(f);
-  if (c.gossip_hw) {
-    GossipHwFigures g;
-    g.host_sends = c.gossip_host_sends;
-    g.router_copies = c.gossip_router_copies;
-    g.deliveries = c.gossip_deliveries;
-    g.steps_equivalent = c.gossip_steps_equivalent;
-    rep.gossip_hw = g;
-  }
-}
 
 // The FST file of router v's registers: FILE's stem + ".router<v>.fst" ("run.vcd" -> "run.router5.fst").
 std::string router_trace_path(const std::string& trace, sw::NodeId v) {
@@ -74,111 +31,95 @@ std::string router_trace_path(const std::string& trace, sw::NodeId v) {
 
 class CycleBackend final : public Backend {
  public:
-  explicit CycleBackend(bool rtl) : rtl_(rtl) {}
+  CycleBackend(std::unique_ptr<const model::RouterFactory> routers, std::unique_ptr<const model::BarrierFactory> barriers)
+      : routers_(std::move(routers)), barriers_(std::move(barriers)) {}
+
   const sw::DeliveryView& run(const sw::Schedule& schedule, const RunRequest& req, const ProgressFn& progress,
                               RunReport& rep) override {
     const auto t0 = std::chrono::steady_clock::now();
-    model::CycleOptions o;
-    o.params = req.params;
-    o.cost = req.cost;
-    o.sync = req.sync;
-    o.seed = req.seed;
-    o.ports = req.ports;
+    model::CycleOptions o = cycle_options(req);
     o.trace = req.trace;
     o.memory_limit = req.memory_limit;
-    if (req.gossip_hw) {
-      // Gossip routers store two whole packets per input buffer (docs/gossip.md): a default depth
-      // below that grows to it; an explicit one is refused by the router.
-      const uint32_t flits = (req.cost.block_bytes + req.cost.flit_bytes - 1) / req.cost.flit_bytes;
-      const bool named = std::find(req.params_named.begin(), req.params_named.end(), "buffer_depth") !=
-                         req.params_named.end();
-      if (!named && o.params.buffer_depth < static_cast<int>(2 * flits)) o.params.buffer_depth = static_cast<int>(2 * flits);
-      // The routers forward by forwarding tables: a file's (checked like torx tables --check, and
-      // against the run), or the algorithm's own (the same torx tables writes).
-      if (!req.gossip_tables.empty()) {
-        tables_ = read_forwarding_file(req.gossip_tables);
-        verify_forwarding_table(*tables_, req.gossip_tables);
-        const sw::Topology t(tables_->dims, true);
-        if (!(t == req.topology))
-          throw sw::InputError(fmt::format("--gossip-tables {}: the tables are for the {}, the run is on the {}",
-                                           req.gossip_tables, t.to_string(), req.topology.to_string()));
-        if (tables_->pieces != schedule.header.pieces)
-          throw sw::InputError(fmt::format("--gossip-tables {}: the tables move {} pieces per node, the schedule {}",
-                                           req.gossip_tables, tables_->pieces, schedule.header.pieces));
-        o.gossip = &*tables_;
-      } else {
-        const sw::Algorithm* algo = sw::find_algorithm(req.algorithm);
-        sw::AlgorithmOptions aopt;
-        aopt.seed = req.seed;
-        plan_ = std::make_unique<sw::GossipPlan>(algo->gossip_plan(req.topology, aopt));
-        o.gossip = &plan_->table;
-      }
-    }
+    if (req.gossip_hw) o.gossip = &gossip_table(schedule, req);
     if (progress)
       o.progress = [&progress](const model::Progress& p) { progress(RunProgress{p.cycle, p.messages_done, p.messages}); };
-#ifdef TORX_HAVE_RTL
-    if (rtl_) {
-      net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false, &rtl_routers_,
-                                                   &rtl_barriers_);
-      for (sw::NodeId v : req.trace_routers) {
-        auto* r = dynamic_cast<rtl::RtlRouter*>(&net_->fabric().port_router(v)->core());
-        if (!r) throw std::logic_error("internal error: an rtl network with a router that is not RTL");
-        r->open_trace(router_trace_path(req.trace, v));
-      }
+    net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false, routers_.get(),
+                                                 barriers_.get());
+    for (sw::NodeId v : req.trace_routers) {
+      model::PortRouter* r = net_->fabric().port_router(v);
+      TORX_CHECK(r != nullptr, "--trace-routers on a network of C++ routers");
+      r->core().open_trace(router_trace_path(req.trace, v));
     }
-#endif
-    if (!net_) net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false);
-    const model::CycleResult c = model::run_cycle_model(*net_, o);
+    rep.cycle_model = model::run_cycle_model(*net_, o);
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    fill_report(c, total - c.run_seconds, rep);
+    rep.cycle_model->load_seconds = total - rep.cycle_model->run_seconds;
     return net_->memory();
   }
 
  private:
-  bool rtl_;
+  // The forwarding tables the routers forward by (--gossip-hw): a file's (checked like torx tables
+  // --check, and against the run), or the algorithm's own (the same torx tables writes).
+  const sw::ForwardingTable& gossip_table(const sw::Schedule& schedule, const RunRequest& req) {
+    if (req.gossip_tables.empty()) {
+      sw::AlgorithmOptions aopt;
+      aopt.seed = req.seed;
+      plan_ = std::make_unique<sw::GossipPlan>(sw::find_algorithm(req.algorithm)->gossip_plan(req.topology, aopt));
+      return plan_->table;
+    }
+    tables_ = read_forwarding_file(req.gossip_tables);
+    verify_forwarding_table(*tables_, req.gossip_tables);
+    const sw::Topology t(tables_->dims, true);
+    if (!(t == req.topology))
+      throw sw::InputError(fmt::format("--gossip-tables {}: the tables are for the {}, the run is on the {}",
+                                       req.gossip_tables, t.to_string(), req.topology.to_string()));
+    if (tables_->pieces != schedule.header.pieces)
+      throw sw::InputError(fmt::format("--gossip-tables {}: the tables move {} pieces per node, the schedule {}",
+                                       req.gossip_tables, tables_->pieces, schedule.header.pieces));
+    return *tables_;
+  }
+
+  std::unique_ptr<const model::RouterFactory> routers_;    // null: the C++ routers
+  std::unique_ptr<const model::BarrierFactory> barriers_;  // null: the C++ barrier logic
   std::unique_ptr<sw::GossipPlan> plan_;
   std::optional<sw::ForwardingTable> tables_;
-#ifdef TORX_HAVE_RTL
-  rtl::RtlRouterFactory rtl_routers_;
-  rtl::RtlBarrierFactory rtl_barriers_;
-#endif
   std::unique_ptr<model::CycleNetwork> net_;
 };
 
 }  // namespace
 
-bool model_available(ModelKind m) {
-#ifdef TORX_HAVE_RTL
-  if (m == ModelKind::kRtl) return true;
-#endif
-  return m == ModelKind::kStep || m == ModelKind::kCycle;
+model::CycleOptions cycle_options(const NetworkRequest& r) {
+  model::CycleOptions o;
+  o.params = r.params;  // as run (validate_request, validate_cosim)
+  o.cost = r.cost;
+  o.sync = r.sync;
+  o.seed = r.seed;
+  o.ports = r.ports;
+  return o;
 }
 
-void check_model_limits(const RunRequest& r) {
-  if (r.model == ModelKind::kStep) return;
-  if (r.cost.flit_bytes > model::kMaxFlitBytes)
-    throw sw::InputError(fmt::format("--flit-bytes {}: the {} model carries 1 to {} bytes per flit", r.cost.flit_bytes,
-                                     model_name(r.model), model::kMaxFlitBytes));
-  if (r.cost.block_bytes > model::kMaxBlockBytes)
-    throw sw::InputError(fmt::format("--block-bytes {}: the {} model takes blocks of up to {} bytes", r.cost.block_bytes,
-                                     model_name(r.model), model::kMaxBlockBytes));
+std::unique_ptr<Backend> make_cycle_backend(std::unique_ptr<const model::RouterFactory> routers,
+                                            std::unique_ptr<const model::BarrierFactory> barriers) {
+  return std::make_unique<CycleBackend>(std::move(routers), std::move(barriers));
+}
+
+void check_cycle_sizes(std::string_view model, const sw::CostModel& cost) {
+  if (cost.flit_bytes > model::kMaxFlitBytes)
+    throw sw::InputError(fmt::format("--flit-bytes {}: the {} model carries 1 to {} bytes per flit", cost.flit_bytes,
+                                     model, model::kMaxFlitBytes));
+  if (cost.block_bytes > model::kMaxBlockBytes)
+    throw sw::InputError(fmt::format("--block-bytes {}: the {} model takes blocks of up to {} bytes", cost.block_bytes,
+                                     model, model::kMaxBlockBytes));
+}
+
+void check_cycle_memory(const RunRequest& r) {
   // The network alone (routers, links, interfaces, images, elaboration), before the schedule is
   // generated: a network too large for the memory stops here, at once. The loader checks the whole
   // estimate (node memories and program included) before it allocates.
-  sw::NetworkParams params = r.params;
-  if (r.sync != sw::SyncMode::kPriority) params.priority_levels = 1;  // as the loader does
-  sw::validate(params, r.topology);
-  const int classes = (r.topology.wrap() && params.dateline ? 2 : 1) * std::max(1, params.order_classes);
-  const model::MemoryEstimate e = model::estimate_network(r.topology, params, r.ports.value_or(sw::PortModel::kOne),
+  const int classes = (r.topology.wrap() && r.params.dateline ? 2 : 1) * std::max(1, r.params.order_classes);
+  const model::MemoryEstimate e = model::estimate_network(r.topology, r.params, r.ports.value_or(sw::PortModel::kOne),
                                                           r.cost.flit_bytes, classes, /*systemc=*/true);
   sw::require_memory(r.memory_limit ? *r.memory_limit : sw::default_memory_limit(), e.total(),
                      fmt::format("the {} model of the {}", model_name(r.model), r.topology.to_string()), e.parts());
-}
-
-std::unique_ptr<Backend> make_backend(ModelKind m) {
-  if (m == ModelKind::kCycle) return std::make_unique<CycleBackend>(false);
-  if (m == ModelKind::kRtl && model_available(m)) return std::make_unique<CycleBackend>(true);
-  throw sw::InputError(fmt::format("--model {}: this build has no such model", model_name(m)));
 }
 
 }  // namespace torx::app

@@ -13,9 +13,13 @@
 
 #include <string>
 
+#include "core/names.hpp"
+
 namespace torx::app {
 
 enum class PlotKind { kLinks, kSteps };
+// The pictures by name, with what each shows (torx plot KIND; its error lists them).
+inline constexpr sw::Named<PlotKind> kPlotKinds[] = {{PlotKind::kLinks, "links"}, {PlotKind::kSteps, "steps"}};
 
 // The SVG of `kind` for the result document `json_text` (the text `torx run --json` writes).
 // Throws sw::InputError naming what is missing or wrong (not a result document; links of a run

@@ -23,9 +23,38 @@ nlohmann::ordered_json bound_json(const std::optional<Bound>& b) {
   return j;
 }
 
-template <class T>
-nlohmann::ordered_json opt_json(const std::optional<T>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+// The "cycle_model" object (docs/cli.md): one key per figure, in the documented order.
+nlohmann::ordered_json cycle_model_json(const CycleFigures& c) {
+  using json = nlohmann::ordered_json;
+  auto steps = [](const std::vector<int64_t>& v) {
+    json a = json::array();
+    for (int64_t x : v) a.push_back(x < 0 ? json(nullptr) : json(x));
+    return a;
+  };
+  json params = json::object();
+  for (const auto& [k, v] : c.params) params[k] = v;
+  return {{"params", params},
+          {"predicted_cycles", c.predicted_cycles},
+          {"barriers", c.barriers},
+          {"barrier_latency", c.barrier_latency},
+          {"step_start", steps(c.step_start)},
+          {"step_end", steps(c.step_end)},
+          {"link_flits", c.link_flits},
+          {"blocked_cycles", c.blocked_cycles},
+          {"injection_stall_cycles", c.injection_stall_cycles},
+          {"mean_buffer_flits", c.mean_buffer_flits},
+          {"max_vc_occupancy", c.max_vc_occupancy},
+          {"router_evaluations", c.router_evaluations},
+          {"threads", c.threads},
+          {"null_messages", c.null_messages},
+          {"null_flit_hops", c.null_flit_hops},
+          {"sync_wait_cycles", c.sync_wait_cycles},
+          {"software_barriers", c.software_barriers},
+          {"priority_levels", c.priority_levels},
+          {"preemptions", c.preemptions},
+          {"preempted_cycles", c.preempted_cycles},
+          {"load_seconds", c.load_seconds},
+          {"run_seconds", c.run_seconds}};
 }
 
 // A fact's key as the summary prints it: the known ones in words, any other with spaces.
@@ -107,50 +136,18 @@ std::string report_json(const RunReport& r, int indent) {
                  {"flit_bytes", r.cost.flit_bytes},
                  {"step_model_cycles", r.steps.step_model_cycles},
                  {"step_cycles", cyc}};
-  j["cycles"] = opt_json(r.cycles);
+  const CycleFigures* c = r.cycle_model ? &*r.cycle_model : nullptr;
+  j["cycles"] = c ? json(c->cycles) : json(nullptr);
   j["sim"] = {{"wall_seconds", r.sim.wall_seconds},
-              {"router_cycles", opt_json(r.sim.router_cycles)},
-              {"flit_hops", opt_json(r.sim.flit_hops)},
+              {"router_cycles", c ? json(c->router_cycles) : json(nullptr)},
+              {"flit_hops", c ? json(c->flit_hops) : json(nullptr)},
               {"peak_rss_bytes", r.sim.peak_rss_bytes}};
-  if (r.cycle_model) {
-    const CycleFigures& c = *r.cycle_model;
-    auto steps = [](const std::vector<int64_t>& v) {
-      json a = json::array();
-      for (int64_t x : v) a.push_back(x < 0 ? json(nullptr) : json(x));
-      return a;
-    };
-    json params = json::object();
-    for (const auto& [k, v] : c.params) params[k] = v;
-    j["cycle_model"] = {{"params", params},
-                        {"predicted_cycles", c.predicted_cycles},
-                        {"barriers", c.barriers},
-                        {"barrier_latency", c.barrier_latency},
-                        {"step_start", steps(c.step_start)},
-                        {"step_end", steps(c.step_end)},
-                        {"link_flits", c.link_flits},
-                        {"blocked_cycles", c.blocked_cycles},
-                        {"injection_stall_cycles", c.injection_stall_cycles},
-                        {"mean_buffer_flits", c.mean_buffer_flits},
-                        {"max_vc_occupancy", c.max_vc_occupancy},
-                        {"router_evaluations", c.router_evaluations},
-                        {"threads", c.threads},
-                        {"null_messages", c.null_messages},
-                        {"null_flit_hops", c.null_flit_hops},
-                        {"sync_wait_cycles", c.sync_wait_cycles},
-                        {"software_barriers", c.software_barriers},
-                        {"priority_levels", c.priority_levels},
-                        {"preemptions", c.preemptions},
-                        {"preempted_cycles", c.preempted_cycles},
-                        {"load_seconds", c.load_seconds},
-                        {"run_seconds", c.run_seconds}};
-  }
-  if (r.gossip_hw) {
-    const GossipHwFigures& g = *r.gossip_hw;
-    j["gossip_hw"] = {{"host_sends", g.host_sends},
-                      {"router_copies", g.router_copies},
-                      {"deliveries", g.deliveries},
-                      {"steps_equivalent", g.steps_equivalent}};
-  }
+  if (c) j["cycle_model"] = cycle_model_json(*c);
+  if (c && c->gossip_hw)
+    j["gossip_hw"] = {{"host_sends", c->gossip_host_sends},
+                      {"router_copies", c->gossip_router_copies},
+                      {"deliveries", c->gossip_deliveries},
+                      {"steps_equivalent", c->gossip_steps_equivalent}};
   return j.dump(indent) + "\n";
 }
 
@@ -182,16 +179,16 @@ std::string report_text(const RunReport& r) {
   for (const std::string& ex : r.steps.conflict_examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
   s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",
                    r.steps.step_model_cycles, r.cost.ts_cycles, r.cost.flit_bytes, r.cost.block_bytes);
-  if (r.cycles) s += fmt::format("  {:<20} {} cycles\n", r.model + " model", *r.cycles);
   if (r.cycle_model) {
     const CycleFigures& c = *r.cycle_model;
+    s += fmt::format("  {:<20} {} cycles\n", r.model + " model", c.cycles);
     uint64_t busiest = 0;
     for (uint64_t f : c.link_flits) busiest = std::max(busiest, f);
-    if (r.gossip_hw)
+    if (c.gossip_hw)
       s += fmt::format("  {:<20} routers forwarded: {} host sends, {} router copies, {} deliveries; the schedule "
                        "takes {} steps\n",
-                       "gossip in hardware", r.gossip_hw->host_sends, r.gossip_hw->router_copies,
-                       r.gossip_hw->deliveries, r.gossip_hw->steps_equivalent);
+                       "gossip in hardware", c.gossip_host_sends, c.gossip_router_copies, c.gossip_deliveries,
+                       c.gossip_steps_equivalent);
     else if (r.sync == SyncMode::kPriority)
       s += fmt::format("  {:<20} {} priority levels, {} preemptions, {} worm-cycles preempted\n", "", c.priority_levels,
                        c.preemptions, c.preempted_cycles);
@@ -201,14 +198,14 @@ std::string report_text(const RunReport& r) {
     else
       s += fmt::format("  {:<20} {} null messages ({} flit-hops){}\n", "", c.null_messages, c.null_flit_hops,
                        c.software_barriers ? fmt::format(" in {} software barriers", c.software_barriers) : "");
-    if (r.sync != SyncMode::kNone && !r.gossip_hw)
+    if (r.sync != SyncMode::kNone && !c.gossip_hw)
       s += fmt::format("  {:<20} {} node-cycles waiting for synchronization\n", "", c.sync_wait_cycles);
     s += fmt::format("  {:<20} {} VC-cycles blocked, {:.2f} flits buffered on average, busiest link {} flits\n", "",
                      c.blocked_cycles, c.mean_buffer_flits, busiest);
-    if (r.sim.router_cycles && r.sim.flit_hops && c.run_seconds > 0)
+    if (c.run_seconds > 0)
       s += fmt::format("  {:<20} load {:.3f} s, run {:.3f} s{}: {:.2f} M router-cycles/s, {:.2f} M flit-hops/s\n",
                        "simulation", c.load_seconds, c.run_seconds, c.threads > 1 ? fmt::format(" on {} threads", c.threads) : "",
-                       *r.sim.router_cycles / c.run_seconds / 1e6, *r.sim.flit_hops / c.run_seconds / 1e6);
+                       c.router_cycles / c.run_seconds / 1e6, c.flit_hops / c.run_seconds / 1e6);
   }
   const CheckResult& c = r.check;
   if (!r.checked) {

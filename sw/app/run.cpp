@@ -6,11 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 
 #include "algorithms/registry.hpp"
+#include "app/backends.hpp"
+#include "app/options.hpp"
 #include "core/checker.hpp"
 #include "core/errors.hpp"
 #include "core/forwarding_table.hpp"
@@ -20,9 +23,6 @@
 namespace torx::app {
 
 namespace {
-
-constexpr std::pair<ModelKind, std::string_view> kModels[] = {
-    {ModelKind::kStep, "step"}, {ModelKind::kCycle, "cycle"}, {ModelKind::kRtl, "rtl"}};
 
 // Reports schedule generation progress to a callback while forwarding every step.
 class StepProgressSink : public sw::ScheduleSink {
@@ -48,18 +48,6 @@ class StepProgressSink : public sw::ScheduleSink {
 
 }  // namespace
 
-std::string_view model_name(ModelKind m) {
-  for (const auto& [kind, name] : kModels)
-    if (kind == m) return name;
-  return "?";
-}
-
-std::optional<ModelKind> parse_model(std::string_view text) {
-  for (const auto& [kind, name] : kModels)
-    if (name == text) return kind;
-  return std::nullopt;
-}
-
 void check_output_file(const char* option, const std::string& path) {
   if (path.empty()) throw sw::InputError(fmt::format("{}: give a file name", option));
   struct stat st {};
@@ -84,38 +72,52 @@ void check_output_file(const char* option, const std::string& path) {
     throw sw::InputError(fmt::format("{} {}: cannot create it: {}", option, path, std::strerror(errno)));
 }
 
-void validate_request(const RunRequest& r) {
-  if (r.algorithm.empty() == r.schedule.empty())
-    throw sw::InputError(r.algorithm.empty() ? "run: give an algorithm (torx run ring ...) or --schedule FILE"
-                                             : "run: give an algorithm or --schedule FILE, not both");
-  if (!model_available(r.model))
-    throw sw::InputError(fmt::format("--model {}: this build has no {} model; the step model (--model step) is available",
-                                     model_name(r.model),
-                                     r.model == ModelKind::kCycle ? "cycle-accurate SystemC" : "Verilated RTL"));
-  if (r.cost.block_bytes == 0) throw sw::InputError("--block-bytes must be at least 1");
-  if (r.cost.flit_bytes == 0) throw sw::InputError("--flit-bytes must be at least 1");
-  if (r.count_only && r.model != ModelKind::kStep)
-    throw sw::InputError("stats counts with the step model; --model does not apply");
-  if (!r.gossip_tables.empty() && !r.gossip_hw)
-    throw sw::InputError("--gossip-tables: the routers forward by tables only with --gossip-hw");
-  if (r.model == ModelKind::kStep) {
-    if (r.params_given)
-      throw sw::InputError("--param and --watchdog configure the cycle and rtl models, not the step model");
-    if (!r.trace.empty()) throw sw::InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
-    if (r.gossip_hw)
-      throw sw::InputError("--gossip-hw: the step model has no routers to forward gossip (use --model cycle)");
-    return;
+sw::NetworkParams params_as_run(const sw::NetworkParams& given, const std::vector<std::string>& named, sw::SyncMode sync,
+                                bool gossip_hw, const sw::CostModel& cost) {
+  sw::NetworkParams p = given;
+  // Priority lanes only under --sync priority; every other mode runs the plain router.
+  if (sync != sw::SyncMode::kPriority) p.priority_levels = 1;
+  if (gossip_hw) {
+    // Gossip routers store two whole packets per input buffer (docs/gossip.md): a default depth
+    // below that grows to it; an explicit one is refused.
+    const int two = static_cast<int>(2 * ((cost.block_bytes + cost.flit_bytes - 1) / cost.flit_bytes));
+    if (p.buffer_depth < two) {
+      if (std::find(named.begin(), named.end(), "buffer_depth") != named.end())
+        throw sw::InputError(fmt::format("--gossip-hw: buffer_depth {} is below two packets of {} flits (gossip mode "
+                                         "stores whole packets, double-buffered): --param buffer_depth={} or more",
+                                         p.buffer_depth, two / 2, two));
+      p.buffer_depth = two;
+    }
   }
-  if (r.gossip_hw) {
-    const sw::Algorithm* a = r.algorithm.empty() ? nullptr : sw::find_algorithm(r.algorithm);
-    if (r.gossip_tables.empty() && (!a || !a->gossip_plan))
-      throw sw::InputError(fmt::format("--gossip-hw: the routers forward by an oblivious gossip's forwarding tables "
-                                       "(ms-hc, ms-hc-steps, ms-hc-hd, ms-one, or --gossip-tables FILE), not {}",
-                                       r.algorithm.empty() ? "a schedule file" : r.algorithm));
-    if (r.sync != sw::SyncMode::kBarrier && r.sync != sw::SyncMode::kNone)
-      throw sw::InputError("--gossip-hw: the routers need no synchronization; --sync does not apply");
-    if (r.count_only) throw sw::InputError("--gossip-hw: torx stats counts schedules; use torx run");
-  }
+  return p;
+}
+
+namespace {
+
+// The options that configure the cycle and rtl models' networks: refused in the step model.
+void check_step_request(const RunRequest& r) {
+  if (!r.params_named.empty())
+    throw sw::InputError("--param and --watchdog configure the cycle and rtl models, not the step model");
+  if (!r.trace.empty()) throw sw::InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
+  if (r.gossip_hw) throw sw::InputError("--gossip-hw: the step model has no routers to forward gossip (use --model cycle)");
+  if (r.sync != sw::SyncMode::kBarrier)
+    throw sw::InputError(fmt::format("--sync {}: the step model has no synchronization (each step costs t_s + m t_x); "
+                                     "--sync applies to the cycle and rtl models",
+                                     sw::sync_mode_name(r.sync)));
+}
+
+void check_gossip_request(const RunRequest& r) {
+  const sw::Algorithm* a = r.algorithm.empty() ? nullptr : sw::find_algorithm(r.algorithm);
+  if (r.gossip_tables.empty() && (!a || !a->gossip_plan))
+    throw sw::InputError(fmt::format("--gossip-hw: the routers forward by an oblivious gossip's forwarding tables "
+                                     "({}, or --gossip-tables FILE), not {}",
+                                     sw::algorithm_ids(", ", true), r.algorithm.empty() ? "a schedule file" : r.algorithm));
+  if (r.sync != sw::SyncMode::kBarrier && r.sync != sw::SyncMode::kNone)
+    throw sw::InputError("--gossip-hw: the routers need no synchronization; --sync does not apply");
+  if (r.count_only) throw sw::InputError("--gossip-hw: torx stats counts schedules; use torx run");
+}
+
+void check_traces(const RunRequest& r) {
   if (!r.trace.empty()) {
     // The waveform goes to FILE.vcd and is renamed to FILE: both must be regular files (a device
     // such as /dev/null would be replaced) in a directory that exists.
@@ -123,16 +125,46 @@ void validate_request(const RunRequest& r) {
     if (r.trace.size() <= 4 || r.trace.compare(r.trace.size() - 4, 4, ".vcd") != 0)
       check_output_file("--trace", r.trace + ".vcd");
   }
-  if (!r.trace_routers.empty()) {
-    if (r.model != ModelKind::kRtl)
-      throw sw::InputError("--trace-routers: register waveforms come from the RTL routers (--model rtl)");
-    if (r.trace.empty()) throw sw::InputError("--trace-routers needs --trace FILE (the routers' files are named after it)");
-    for (sw::NodeId v : r.trace_routers)
-      if (v < 0 || v >= r.topology.nodes())
-        throw sw::InputError(fmt::format("--trace-routers {}: the {} has nodes 0 to {}", v, r.topology.to_string(),
-                                         r.topology.nodes() - 1));
+  if (r.trace_routers.empty()) return;
+  if (r.model != ModelKind::kRtl)
+    throw sw::InputError("--trace-routers: register waveforms come from the RTL routers (--model rtl)");
+  if (r.trace.empty()) throw sw::InputError("--trace-routers needs --trace FILE (the routers' files are named after it)");
+  for (sw::NodeId v : r.trace_routers)
+    if (v < 0 || v >= r.topology.nodes())
+      throw sw::InputError(fmt::format("--trace-routers {}: the {} has nodes 0 to {}", v, r.topology.to_string(),
+                                       r.topology.nodes() - 1));
+}
+
+}  // namespace
+
+RunRequest validate_request(RunRequest r) {
+  if (r.algorithm.empty() == r.schedule.empty())
+    throw sw::InputError(r.algorithm.empty() ? "run: give an algorithm (torx run ring ...) or --schedule FILE"
+                                             : "run: give an algorithm or --schedule FILE, not both");
+  if (!r.algorithm.empty()) sw::lookup_algorithm(r.algorithm);
+  if (!model_available(r.model))
+    throw sw::InputError(fmt::format("--model {}: this build has no {} model; the step model (--model step) is available",
+                                     model_name(r.model), model_entry(r.model).what));
+  check_count(kBlockBytesOption, r.cost.block_bytes);
+  check_count(kFlitBytesOption, r.cost.flit_bytes);
+  check_count(kTsOption, r.cost.ts_cycles);
+  if (r.count_only && r.model != ModelKind::kStep)
+    throw sw::InputError("stats counts with the step model; --model does not apply");
+  if (!r.gossip_tables.empty() && !r.gossip_hw)
+    throw sw::InputError("--gossip-tables: the routers forward by tables only with --gossip-hw");
+  if (r.model == ModelKind::kStep) {
+    check_step_request(r);
+    return r;
   }
-  check_model_limits(r);
+  if (r.gossip_hw) check_gossip_request(r);
+  check_traces(r);
+  const ModelEntry& e = model_entry(r.model);
+  if (e.check_sizes) e.check_sizes(model_name(r.model), r.cost);
+  r.params = params_as_run(r.params, r.params_named, r.sync, r.gossip_hw, r.cost);
+  sw::validate(r.params, r.topology);
+  if (r.sync == sw::SyncMode::kPriority) sw::validate_priority(r.params, r.topology);
+  if (e.check_memory) e.check_memory(r);
+  return r;
 }
 
 RunReport run(const RunRequest& req, const RunHooks& hooks) {
@@ -157,12 +189,7 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   const auto t0 = std::chrono::steady_clock::now();
   const sw::Algorithm* algo = nullptr;
   if (!req.algorithm.empty()) {
-    algo = sw::find_algorithm(req.algorithm);
-    if (!algo) {
-      std::string known;
-      for (const sw::Algorithm& a : sw::algorithms()) known += (known.empty() ? "" : ", ") + a.id;
-      throw sw::InputError(fmt::format("unknown algorithm '{}' (known: {})", req.algorithm, known));
-    }
+    algo = &sw::lookup_algorithm(req.algorithm);
     if (algo->gossip_plan)  // the precondition check plans the forwarding tables: estimated first
       sw::require_memory(memory_limit, sw::gossip_tables_peak_bytes(topo.radices()),
                          fmt::format("planning the {} forwarding tables of the {}", req.algorithm, topo.to_string()));

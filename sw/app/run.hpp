@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The application layer: one run of torx, from a validated request to the result document.
 //
-//   RunRequest     every option of `torx run|check|stats`, typed and validated once
-//                  (validate_request); the command line (sw/cli) builds it from its words
+//   RunRequest     every option of `torx run|check|stats`, typed (app/options.hpp parses the
+//                  command line's words into it) and validated once (validate_request), which also
+//                  settles what the options imply for the models (params_as_run)
 //   Backend        a model that runs a whole schedule and returns figures and a DeliveryView:
-//                  the cycle model (SystemC), later the RTL network; the step model runs for every
-//                  run anyway (its figures are in every document) and judges the step-model runs
+//                  the cycle model (SystemC), the RTL network; the step model runs for every run
+//                  anyway (its figures are in every document) and judges the step-model runs.
+//                  Which models this build has, and their back ends, is decided in one table
+//                  (models.cpp)
 //   run()          generates or reads the schedule (streaming it into the step model, and keeping it
 //                  whole for a back end), runs the back end, checks every block through the chosen
 //                  model's DeliveryView, and assembles the result document (report.hpp)
@@ -24,6 +27,7 @@
 #include "app/report.hpp"
 #include "core/delivery.hpp"
 #include "core/memory_limit.hpp"
+#include "core/names.hpp"
 #include "core/network_params.hpp"
 #include "core/run_config.hpp"
 #include "core/schedule.hpp"
@@ -32,28 +36,38 @@
 namespace torx::app {
 
 enum class ModelKind : uint8_t { kStep, kCycle, kRtl };
-std::string_view model_name(ModelKind m);
-std::optional<ModelKind> parse_model(std::string_view text);
-// Whether this build has the model (the cycle model needs SystemC, the rtl model Verilator).
+// --model's names: parsing, help and errors read this table (core/names.hpp).
+inline constexpr sw::Named<ModelKind> kModelNames[] = {
+    {ModelKind::kStep, "step"}, {ModelKind::kCycle, "cycle"}, {ModelKind::kRtl, "rtl"}};
+constexpr std::string_view model_name(ModelKind m) { return sw::name_of(kModelNames, m); }
+constexpr std::optional<ModelKind> parse_model(std::string_view text) { return sw::value_named(kModelNames, text); }
+// Whether this build has the model (the cycle model needs SystemC, the rtl model Verilator): the
+// one place that knows is models.cpp.
 bool model_available(ModelKind m);
+// The models this build has, as --help and errors list them: "step|cycle|rtl" with `sep` "|".
+std::string available_model_names(std::string_view sep, std::string_view last = {});
 
-struct RunRequest {
-  std::string algorithm;                // an algorithm id (torx list), or empty with `schedule`
-  std::string schedule;                 // a schedule file instead of an algorithm
+// What torx run (check, stats) and torx cosim share: the network and how it runs. One parser
+// (app/options.hpp) reads both from the command line's words.
+struct NetworkRequest {
   sw::Topology topology{{2}, true};
-  std::optional<sw::PortModel> ports;   // count conflicts (and build interfaces) under this port model
-  ModelKind model = ModelKind::kStep;
+  std::optional<sw::PortModel> ports;   // network interface channels (run: count conflicts under it too)
   sw::CostModel cost;
   sw::SyncMode sync = sw::SyncMode::kBarrier;
-  sw::NodeId root = 0;                  // broadcast source
-  bool gossip_hw = false;
-  std::string gossip_tables;            // --gossip-hw: the routers' forwarding tables from this file
   uint64_t seed = 1;
+  bool gossip_hw = false;               // hardwired gossip (docs/gossip.md)
+  sw::NetworkParams params;             // cycle and rtl models: as given, then as run (params_as_run)
+  std::vector<std::string> params_named;  // the parameters set explicitly (--param NAME=..., --watchdog)
+};
+
+struct RunRequest : NetworkRequest {
+  std::string algorithm;                // an algorithm id (torx list), or empty with `schedule`
+  std::string schedule;                 // a schedule file instead of an algorithm
+  ModelKind model = ModelKind::kStep;
+  sw::NodeId root = 0;                  // broadcast source
+  std::string gossip_tables;            // --gossip-hw: the routers' forwarding tables from this file
   std::string trace;                    // waveform file (cycle and rtl models)
   std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
-  sw::NetworkParams params;             // cycle and rtl models
-  bool params_given = false;            // some network parameter was set explicitly
-  std::vector<std::string> params_named;  // the names of the parameters set explicitly
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
   std::optional<sw::MemoryLimit> memory_limit;  // --max-memory; none: what the machine has available
 };
@@ -64,8 +78,17 @@ struct RunRequest {
 void check_output_file(const char* option, const std::string& path);
 
 // Throws sw::InputError naming the option (as the command line spells it) that is wrong or does
-// not apply to the chosen model.
-void validate_request(const RunRequest& r);
+// not apply to the chosen model. Returns the request as the models run it: the network parameters
+// as params_as_run() settles them. Every rule about which options go together lives here.
+RunRequest validate_request(RunRequest r);
+
+// The network parameters a network is built with, settled here once for torx run, check, stats and
+// cosim (the models take them as they are): the routers have priority lanes only under --sync
+// priority (one level, the plain router, otherwise: docs/priority.md); with --gossip-hw the input
+// buffers hold two whole packets (a default depth grows to that; an explicit smaller one is refused:
+// docs/gossip.md). `named` lists the parameters set explicitly.
+sw::NetworkParams params_as_run(const sw::NetworkParams& given, const std::vector<std::string>& named, sw::SyncMode sync,
+                                bool gossip_hw, const sw::CostModel& cost);
 
 // Progress of a long simulation, for the caller to render.
 struct RunProgress {
@@ -77,18 +100,14 @@ using ProgressFn = std::function<void(const RunProgress&)>;
 // Schedule generation progress: steps done, steps declared (-1 if unknown).
 using StepProgressFn = std::function<void(int64_t done, int64_t total)>;
 
-// A model that runs a whole schedule (cycle, rtl). Fills the model's parts of the report (cycles,
-// sim figures, cycle_model) and returns the view the checker judges; the view lives as long as the
-// back end.
+// A model that runs a whole schedule (cycle, rtl). Fills the model's part of the report
+// (cycle_model) and returns the view the checker judges; the view lives as long as the back end.
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual const sw::DeliveryView& run(const sw::Schedule& schedule, const RunRequest& req, const ProgressFn& progress,
                                       RunReport& rep) = 0;
 };
-// Limits of the request's model this build knows (flit and block sizes, network parameters against
-// the topology); throws sw::InputError naming the option. Part of validate_request.
-void check_model_limits(const RunRequest& r);
 // The back end of `m` (not kStep); throws sw::InputError if this build does not have it.
 std::unique_ptr<Backend> make_backend(ModelKind m);
 
@@ -97,7 +116,7 @@ struct RunHooks {
   StepProgressFn step_progress;  // schedule generation / reading progress (may be empty)
 };
 
-// Runs the request (after validate_request). Throws sw::InputError (bad input, exit 2),
+// Runs the request (as validate_request returned it). Throws sw::InputError (bad input, exit 2),
 // sw::WatchdogError (the simulation stopped, exit 3); anything else is an internal error.
 RunReport run(const RunRequest& req, const RunHooks& hooks = {});
 

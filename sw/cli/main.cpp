@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// torx: the command-line front end (docs/cli.md). Exit codes: 0 ok, 1 check failed, 2 bad input,
-// 3 watchdog or limit, 4 internal error.
+// torx: the command-line front end (docs/cli.md). Each subcommand binds its own options (one struct
+// per subcommand), hands the words to the application layer (sw/app: options.hpp parses and
+// validates them, run.hpp, cosim.hpp, tables.hpp, reproduce.hpp and plot.hpp do the work) and prints
+// what it returns. Exit codes: 0 ok, 1 check failed, 2 bad input, 3 watchdog or limit, 4 internal
+// error.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <sys/ioctl.h>
@@ -9,7 +12,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -19,21 +21,19 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "algorithms/meyer_sibeyn.hpp"
-#include "algorithms/plain_adapter.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/tseng.hpp"
 #include "app/cosim.hpp"
+#include "app/options.hpp"
 #include "app/plot.hpp"
 #include "app/report.hpp"
+#include "app/reproduce.hpp"
 #include "app/run.hpp"
-#include "app/tables_check.hpp"
-#include "core/checker.hpp"
+#include "app/tables.hpp"
+#include "core/errors.hpp"
 #include "core/forwarding_table.hpp"
 #include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
 #include "core/schedule_io.hpp"
-#include "core/step_model.hpp"
 
 #ifndef TORX_VERSION
 #define TORX_VERSION "0.0.0"
@@ -48,56 +48,51 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitWatchdog = 3;
 constexpr int kExitInternal = 4;
 
-// The command line's words, as typed; make_request() turns them into a typed app::RunRequest.
-struct Options {
-  std::string algo;
-  std::string schedule;
-  std::string topo;
-  bool mesh = false;
-  std::string ports;
-  std::string block_bytes = "64";
-  std::string model = "step";
-  std::string ts = "100";
-  std::string flit_bytes = "16";
-  std::string sync = "barrier";
-  std::string root = "0";
-  bool gossip_hw = false;
-  std::string gossip_tables;
-  std::string seed = "1";
-  std::string trace;
-  std::vector<std::string> trace_routers;  // rtl model: node ids
-  std::string json;
-  std::string output;
-  std::string tables_check;            // torx tables --check FILE
-  bool list_json = false;
-  std::string watchdog;                // cycle and rtl models: empty = the model's default
-  std::vector<std::string> params;     // cycle and rtl models: NAME=VALUE network parameters
-  bool help_params = false;
-  // torx cosim
-  std::string traffic = "random";
-  std::string pattern = "uniform";
-  std::string load = "0.3";
-  std::string cycles = "10000";
-  std::string max_worm_flits = "16";
-  std::string barrier_every = "2000";
-  std::string mutant = "0";
-  bool mixed_orders = false;
-  // torx plot
-  std::string plot_kind;
-  std::string plot_input;
-  std::string max_memory;              // --max-memory SIZE; empty: what the machine has available
+// --- the subcommands' options, one struct each -----------------------------------------------------
+
+struct ListOptions {
+  bool json = false;
 };
 
-// A non-negative integer option: digits only (no sign, no wrap-around), within [lo, hi].
-uint64_t parse_count(const char* option, const std::string& text, uint64_t lo, uint64_t hi) {
-  uint64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec == std::errc::invalid_argument || ptr != text.data() + text.size())
-    throw InputError(fmt::format("{} '{}': not a whole number (expected {} to {})", option, text, lo, hi));
-  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
-    throw InputError(fmt::format("{} {}: out of range (expected {} to {})", option, text, lo, hi));
-  return v;
-}
+struct ScheduleOptions {
+  std::string algo;
+  std::string topo;
+  bool mesh = false;
+  std::string root = "0";
+  std::string seed = "1";
+  std::string output;
+};
+
+struct RunOptions {  // run, check, stats
+  app::RunWords words;
+  std::string json;
+  bool help_params = false;
+};
+
+struct TablesOptions {
+  std::string algo;
+  std::string topo;
+  std::string output;
+  std::string check;  // --check FILE
+  std::string json;
+  std::string max_memory;
+};
+
+struct PlotOptions {
+  std::string kind;
+  std::string input;
+  std::string output;
+};
+
+struct ReproduceOptions {
+  std::string paper;
+  std::string json;
+};
+
+struct CosimOptions {
+  app::CosimWords words;
+  std::string json;
+};
 
 // Shows progress of long runs on standard error when it is a terminal, and clears it at the end.
 class TerminalProgress {
@@ -145,30 +140,6 @@ size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
-}
-
-const Algorithm& lookup(const std::string& id) {
-  if (const Algorithm* a = find_algorithm(id)) return *a;
-  std::string known;
-  for (const Algorithm& a : algorithms()) known += (known.empty() ? "" : ", ") + a.id;
-  throw InputError(fmt::format("unknown algorithm '{}' (known: {})", id, known));
-}
-
-NodeId parse_root(const Topology& topo, const std::string& text) {
-  if (text.find(',') == std::string::npos && topo.ndims() > 1) {
-    // A plain node id.
-    char* end = nullptr;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end || v < 0 || v >= topo.nodes())
-      throw InputError(fmt::format("--root {}: not a node of the {} (an id 0..{} or coordinates like 1,2)", text,
-                                   topo.to_string(), topo.nodes() - 1));
-    return static_cast<NodeId>(v);
-  }
-  try {
-    return parse_node(topo, text);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--root: ") + e.what());
-  }
 }
 
 // Writes `text` to the file `path` (`option` names it in messages), or to standard output for "-".
@@ -235,8 +206,10 @@ std::string wrap(const std::string& prefix, const std::string& text, size_t inde
   return out + "\n";
 }
 
-int cmd_list(const Options& o) {
-  if (o.list_json) {
+// --- the subcommands ---------------------------------------------------------------------------------
+
+int cmd_list(const ListOptions& o) {
+  if (o.json) {
     nlohmann::json arr = nlohmann::json::array();
     for (const Algorithm& a : algorithms())
       arr.push_back({{"id", a.id},
@@ -269,55 +242,16 @@ int cmd_list(const Options& o) {
   return kExitOk;
 }
 
-// The command line's words as a typed, validated request (app/run.hpp).
-app::RunRequest make_request(const Options& o, bool count_only) {
-  app::RunRequest r;
-  r.algorithm = o.algo;
-  r.schedule = o.schedule;
-  r.topology = Topology::parse(o.topo, o.mesh);
-  if (!o.ports.empty()) r.ports = parse_port_model(o.ports);
-  const std::optional<app::ModelKind> model = app::parse_model(o.model);
-  if (!model) throw InputError(fmt::format("--model {}: must be step, cycle or rtl", o.model));
-  r.model = *model;
-  r.cost.block_bytes = static_cast<uint32_t>(parse_count("--block-bytes", o.block_bytes, 1, uint64_t{1} << 30));
-  r.cost.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", o.flit_bytes, 1, uint64_t{1} << 20));
-  r.cost.ts_cycles = parse_count("--ts", o.ts, 0, 1000000000);
-  const std::optional<SyncMode> sync = parse_sync_mode(o.sync);
-  if (!sync) throw InputError(fmt::format("--sync {}: must be none, barrier, local, priority or software", o.sync));
-  r.sync = *sync;
-  r.root = parse_root(r.topology, o.root);
-  r.gossip_hw = o.gossip_hw;
-  r.gossip_tables = o.gossip_tables;
-  r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
-  r.trace = o.trace;
-  for (const std::string& v : o.trace_routers)
-    r.trace_routers.push_back(static_cast<NodeId>(parse_count("--trace-routers", v, 0, INT32_MAX)));
-  for (const std::string& p : o.params) {
-    try {
-      set_param(r.params, p);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("--param {}: {}", p, e.what()));
-    }
-  }
-  if (!o.watchdog.empty())
-    r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
-  r.params_given = !o.params.empty() || !o.watchdog.empty();
-  for (const std::string& p : o.params) r.params_named.push_back(p.substr(0, p.find('=')));
-  r.count_only = count_only;
-  if (!o.max_memory.empty()) r.memory_limit = memory_limit_from_option(o.max_memory);
-  app::validate_request(r);
-  return r;
-}
-
 // Runs ALGO or a schedule file through the chosen model and the checker. `strict` (torx check) also
-// fails on port and link conflicts.
-int cmd_run(const Options& o, bool strict, bool stats = false) {
+// fails on port and link conflicts; `stats` counts without tracking blocks.
+int cmd_run(const RunOptions& o, bool strict, bool stats = false) {
   if (o.help_params) {
     std::cout << "Network parameters of the cycle and rtl models (--param NAME=VALUE; docs/timing-contract.md):\n"
               << param_help();
     return kExitOk;
   }
-  const app::RunRequest req = make_request(o, stats);
+  if (o.words.topo.empty()) throw InputError("--topo is required (e.g. --topo 16x16)");
+  const app::RunRequest req = app::parse_run(o.words, stats);
   TerminalProgress progress;
   app::RunHooks hooks;
   hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };
@@ -342,48 +276,8 @@ int cmd_run(const Options& o, bool strict, bool stats = false) {
 
 // `torx cosim`: the C++ model and the Verilated RTL in lock step (app/cosim.hpp). Exit 0 when nothing
 // differed, 1 at the first difference.
-int cmd_cosim(const Options& o) {
-  app::CosimRequest r;
-  r.topology = Topology::parse(o.topo, o.mesh);
-  r.traffic = o.traffic;
-  if (!o.ports.empty()) r.ports = parse_port_model(o.ports);
-  bool levels_given = false;
-  for (const std::string& p : o.params) {
-    try {
-      set_param(r.params, p);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("--param {}: {}", p, e.what()));
-    }
-    levels_given |= p.rfind("priority_levels=", 0) == 0;
-  }
-  // Random traffic with an explicit --param priority_levels=K draws every worm's level from 0 .. K-1
-  // (routers with K lanes per VC: docs/priority.md); without it, one level, as the plain router.
-  if (levels_given && o.traffic == "random") r.priority_levels = r.params.priority_levels;
-  if (!o.watchdog.empty()) r.params.watchdog_cycles = parse_count("--watchdog", o.watchdog, 1, uint64_t{1} << 40);
-  r.flit_bytes = static_cast<uint32_t>(parse_count("--flit-bytes", o.flit_bytes, 1, 32));
-  r.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
-  r.mutant = static_cast<int>(parse_count("--mutant", o.mutant, 0, 99));
-  r.pattern = o.pattern;
-  {
-    char* end = nullptr;
-    errno = 0;
-    r.load = std::strtod(o.load.c_str(), &end);
-    if (o.load.empty() || *end || errno) throw InputError(fmt::format("--load '{}': not a number", o.load));
-  }
-  r.cycles = parse_count("--cycles", o.cycles, 1, uint64_t{1} << 32);
-  r.max_worm_flits = static_cast<int>(parse_count("--max-worm-flits", o.max_worm_flits, 1, 4096));
-  r.barrier_every = parse_count("--barrier-every", o.barrier_every, 0, uint64_t{1} << 32);
-  r.mixed_orders = o.mixed_orders;
-  r.cost.block_bytes = static_cast<uint32_t>(parse_count("--block-bytes", o.block_bytes, 1, uint64_t{1} << 30));
-  r.cost.ts_cycles = parse_count("--ts", o.ts, 0, 1000000000);
-  r.cost.flit_bytes = r.flit_bytes;
-  const std::optional<SyncMode> sync = parse_sync_mode(o.sync);
-  if (!sync || (*sync != SyncMode::kBarrier && *sync != SyncMode::kNone))
-    throw InputError(fmt::format("--sync {}: cosim runs an algorithm with barrier or none", o.sync));
-  r.sync = *sync;
-  r.gossip_hw = o.gossip_hw;
-  app::validate_cosim(r);
-  const app::CosimReport rep = app::run_cosim(r);
+int cmd_cosim(const CosimOptions& o) {
+  const app::CosimReport rep = app::run_cosim(app::parse_cosim(o.words));
   if (o.json == "-") {
     write_text("-", app::cosim_json(rep) + "\n");
   } else {
@@ -395,204 +289,85 @@ int cmd_cosim(const Options& o) {
   return kExitOk;
 }
 
-// `torx reproduce tseng`: our step and transmission counts for T1, T4, C1 and C64 on 2^d tori,
-// d over the ranges of the seed's Tables 3-5 and Figs. 9-11, from the ring plans the generators use
-// (tseng::scheme_counts). Each size small enough to generate is generated and counted again, and
-// the two must agree (a mismatch is an internal error). scripts/reproduce_tseng.py turns the
-// document into the tables, plots and docs/reproduction/tseng.md.
-int cmd_reproduce(const Options& o) {
-  if (o.algo != "tseng") throw InputError(fmt::format("reproduce: unknown paper '{}' (known: tseng)", o.algo));
-  nlohmann::ordered_json doc;
-  doc["schema"] = "torx.reproduce.tseng/1";
+// `torx reproduce tseng` (app/reproduce.hpp): the counts as a document with --json, a table
+// otherwise; each size on standard error as it is done (the whole command takes minutes): one line
+// per size, or one line rewritten on a terminal.
+int cmd_reproduce(const ReproduceOptions& o) {
+  if (o.paper != "tseng") throw InputError(fmt::format("reproduce: unknown paper '{}' (known: tseng)", o.paper));
   const bool tty = isatty(STDERR_FILENO);
-  const auto t0 = std::chrono::steady_clock::now();
-  const int64_t kGenerateNodes = int64_t{1} << 21;  // generate and count up to this many nodes
-  const int64_t kTrackBlocks = int64_t{1} << 26;    // ... and track every block up to this many
-  struct Family {
-    const char* id;
-    int dims;
-    int d_lo, d_hi;
-  } families[] = {{"t1", 2, 3, 12}, {"t4", 2, 3, 12}, {"c1", 3, 3, 10}, {"c64", 3, 3, 10}};
-  for (const Family& f : families) {
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (int d = f.d_lo; d <= f.d_hi; ++d) {
-      const std::vector<int> dims(f.dims, 1 << d);
-      if (std::string(f.id) == "c64" && (1 << d) < 8) continue;
-      const tseng::PartitionedScheme scheme = std::string(f.id) == "t4"    ? tseng::t4_scheme()
-                                              : std::string(f.id) == "c64" ? tseng::c64_scheme()
-                                                                           : tseng::PartitionedScheme{};
-      tseng::SchemeCounts counts;
-      if (scheme.tori.empty()) {
-        tseng::PartitionedScheme plain;
-        tseng::LogicalTorus t;
-        t.offset.assign(f.dims, 0);
-        for (int k = 0; k < f.dims; ++k) t.stages.push_back(k);
-        plain.tori.push_back(t);
-        counts = tseng::scheme_counts(dims, plain);
-      } else {
-        counts = tseng::scheme_counts(dims, scheme);
-      }
-      int64_t nodes = 1;
-      for (int r : dims) nodes *= r;
-      std::string verified = "plan";
-      if (nodes <= kGenerateNodes) {
-        const Topology topo(dims, true);
-        if (tty)
-          std::fprintf(stderr, "\r[torx] %-4s d=%-2d %-32s         ", f.id, d, "generating ...");
-        else if (nodes >= (int64_t{1} << 16))  // the large ones take a while: say so before
-          std::fprintf(stderr, "[torx] %s d=%d: generating the schedule on the %s ...\n", f.id, d, topo.to_string().c_str());
-        const bool track = nodes * nodes <= kTrackBlocks;
-        StepModelOptions smo;
-        smo.track_blocks = track;
-        StepModel model(topo, smo);
-        const Algorithm& a = lookup(f.id);
-        a.generate(topo, {}, model);
-        const auto& r = model.result();
-        bool same = r.per_step.size() == counts.step_max_blocks.size();
-        for (size_t k = 0; same && k < r.per_step.size(); ++k)
-          same = static_cast<int64_t>(r.per_step[k].max_blocks) == counts.step_max_blocks[k];
-        if (!same || r.port_conflicts || r.link_conflicts)
-          throw std::logic_error(fmt::format("reproduce: {} on {}: the generated schedule ({} steps, {} blocks, {} conflicts) "
-                                             "disagrees with the plan",
-                                             f.id, topo.to_string(), r.steps, r.transmission_blocks,
-                                             r.port_conflicts + r.link_conflicts));
-        if (track && !check_delivery(model).ok)
-          throw std::logic_error(fmt::format("reproduce: {} on {} does not deliver", f.id, topo.to_string()));
-        verified = track ? "generated, every block checked" : "generated and counted";
-      }
-      rows.push_back({{"d", d},
-                      {"n", 1 << d},
-                      {"steps", static_cast<int64_t>(counts.step_max_blocks.size())},
-                      {"transmission_blocks", counts.transmission_blocks},
-                      {"verified", verified}});
-      // Progress on standard error (the whole command takes minutes): one line per size, or one
-      // line rewritten on a terminal.
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (tty) std::fprintf(stderr, "\r[torx] %-4s d=%-2d %-32s %6.1f s   ", f.id, d, verified.c_str(), secs);
-      else std::fprintf(stderr, "[torx] %s d=%d: %s (%.1f s)\n", f.id, d, verified.c_str(), secs);
+  const auto families = app::reproduce_tseng([tty](const app::ReproduceProgress& p) {
+    if (!p.done) {
+      if (tty) std::fprintf(stderr, "\r[torx] %-4s d=%-2d %-32s         ", p.family, p.d, "generating ...");
+      else if (p.nodes >= (int64_t{1} << 16))  // the large ones take a while: say so before
+        std::fprintf(stderr, "[torx] %s d=%d: generating the schedule on the %s ...\n", p.family, p.d, p.topology.c_str());
+    } else if (tty) {
+      std::fprintf(stderr, "\r[torx] %-4s d=%-2d %-32s %6.1f s   ", p.family, p.d, p.verified.c_str(), p.seconds);
+    } else {
+      std::fprintf(stderr, "[torx] %s d=%d: %s (%.1f s)\n", p.family, p.d, p.verified.c_str(), p.seconds);
     }
-    doc[f.id] = rows;
-  }
+  });
   if (tty) std::fprintf(stderr, "\r%70s\r", "");
-  // The document with --json; a table for people otherwise.
-  if (!o.json.empty()) {
-    write_text(o.json, doc.dump(2) + "\n");
-    return kExitOk;
-  }
-  std::cout << "Our counts for seed 000 (Tseng et al.): steps and transmission in blocks, n = 2^d per side "
-               "(--json for the document scripts/reproduce_tseng.py reads)\n";
-  for (const Family& f : families) {
-    std::cout << fmt::format("\n{} on {}D tori\n  {:>3} {:>6} {:>10} {:>22}  {}\n", f.id, f.dims, "d", "n", "steps",
-                             "transmission blocks", "verified");
-    for (const auto& row : doc[f.id])
-      std::cout << fmt::format("  {:>3} {:>6} {:>10} {:>22}  {}\n", row["d"].get<int>(), row["n"].get<int>(),
-                               row["steps"].get<int64_t>(), row["transmission_blocks"].get<int64_t>(),
-                               row["verified"].get<std::string>());
-  }
+  if (!o.json.empty()) write_text(o.json, app::reproduce_json(families));
+  else std::cout << app::reproduce_text(families);
   return kExitOk;
 }
 
-// `torx tables --check FILE`: reads a forwarding-table file (every record in range and consistent),
-// derives the schedule from the tables alone and runs it through the step model. Exit 0 with a
-// one-line summary if it delivers every piece exactly once in the declared steps without link
-// conflicts; anything else is bad input (exit 2) with the reason.
-int check_tables(const std::string& path) {
-  const ForwardingTable tab = app::read_forwarding_file(path);
-  const app::TablesSummary r = app::verify_forwarding_table(tab, path);
-  const Topology topo(tab.dims, true);
-  std::cout << fmt::format("{}: ok: {} on the {}, {} pieces per node, {} steps, {} forwarding rules, {} prologue "
-                           "messages; every piece delivered exactly once, transmission {} pieces\n",
-                           path, tab.algorithm, topo.to_string(), tab.pieces, tab.steps, r.rules, r.prologue,
-                           r.transmission_blocks);
-  return kExitOk;
-}
-
-// `torx tables`: the per-router forwarding tables of the oblivious gossip algorithms (seed 003),
-// in the text format of docs/forwarding-tables.md, and a summary of the plan they encode.
-int cmd_tables(const Options& o) {
-  if (!o.tables_check.empty()) {
+// `torx tables` (app/tables.hpp): the per-router forwarding tables of the oblivious gossip algorithms
+// (seed 003), in the text format of docs/forwarding-tables.md, and a summary of the plan they
+// encode; `torx tables --check FILE` reads a tables file and checks it (exit 0 with a one-line
+// summary, exit 2 with the reason).
+int cmd_tables(const TablesOptions& o) {
+  if (!o.check.empty()) {
     if (!o.algo.empty() || !o.topo.empty() || !o.output.empty())
       throw InputError("tables --check FILE reads everything from the file: give no algorithm, --topo or -o");
-    return check_tables(o.tables_check);
+    const ForwardingTable tab = app::read_forwarding_file(o.check);
+    std::cout << app::tables_check_text(o.check, tab, app::verify_forwarding_table(tab, o.check));
+    return kExitOk;
   }
   if (o.algo.empty() || o.topo.empty()) throw InputError("tables: give an algorithm and --topo, or --check FILE");
-  const Algorithm& algo = lookup(o.algo);
-  if (!algo.gossip_plan) {
-    std::string with;
-    for (const Algorithm& a : algorithms())
-      if (a.gossip_plan) with += (with.empty() ? "" : ", ") + a.id;
-    throw InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", o.algo, with));
-  }
-  const Topology topo = Topology::parse(o.topo, o.mesh);
-  // The planner's tables and lists, estimated before it starts (core/forwarding_table.hpp); its
-  // precondition check already plans.
-  require_memory(o.max_memory.empty() ? default_memory_limit() : memory_limit_from_option(o.max_memory),
-                 gossip_tables_peak_bytes(topo.radices()),
-                 fmt::format("planning the {} forwarding tables of the {}", o.algo, topo.to_string()),
-                 fmt::format("{} nodes", topo.nodes()));
-  algo.check(topo, {});
-  const GossipPlan plan = algo.gossip_plan(topo, {});
-  const ForwardingTable& tab = plan.table;
+  const app::TablesPlan plan = app::plan_tables(
+      o.algo, Topology::parse(o.topo, false),
+      o.max_memory.empty() ? default_memory_limit() : memory_limit_from_option(o.max_memory));
   if (!o.output.empty()) {
     std::ofstream out(o.output);
     if (!out) throw InputError(fmt::format("-o {}: cannot open for writing: {}", o.output, std::strerror(errno)));
-    write_forwarding_table(out, tab);
+    write_forwarding_table(out, plan.plan.table);
     check_written(out, "-o", o.output);
   }
-  size_t rules = 0;
-  for (const auto& r : tab.rules) rules += r.size();
-  nlohmann::ordered_json j;
-  j["algorithm"] = tab.algorithm;
-  j["topology"] = {{"dims", topo.radices()}, {"wrap", topo.wrap()}, {"nodes", topo.nodes()}};
-  j["construction"] = tab.construction;
-  j["pieces"] = tab.pieces;
-  j["steps"] = tab.steps;
-  j["injection_step"] = tab.inject_step;
-  j["prologue_messages"] = tab.prologue.size();
-  j["forwarding_rules"] = rules;
-  j["largest_message_pieces"] = plan.max_message_pieces;
-  j["transmission_pieces"] = plan.transmission_pieces;
-  if (o.json.empty()) {
-    std::cout << fmt::format("{} on the {}: {}\n  {} pieces per node, {} steps (injection at step {}), {} forwarding rules, "
-                             "largest message {} pieces, transmission {} pieces\n",
-                             tab.algorithm, topo.to_string(), tab.construction, tab.pieces, tab.steps,
-                             tab.inject_step, rules, plan.max_message_pieces, plan.transmission_pieces);
-  } else {
-    write_text(o.json, j.dump(2) + "\n");
-  }
+  if (o.json.empty()) std::cout << app::tables_text(plan);
+  else write_text(o.json, app::tables_json(plan));
   return kExitOk;
 }
 
 // `torx plot links|steps RESULT -o FILE.svg`: a picture of a result document (app/plot.hpp).
-int cmd_plot(const Options& o) {
-  app::PlotKind kind;
-  if (o.plot_kind == "links") kind = app::PlotKind::kLinks;
-  else if (o.plot_kind == "steps") kind = app::PlotKind::kSteps;
-  else throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
-                                    o.plot_kind));
+int cmd_plot(const PlotOptions& o) {
+  const std::optional<app::PlotKind> kind = value_named(app::kPlotKinds, o.kind);
+  if (!kind)
+    throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
+                                 o.kind));
   std::string text;
-  if (o.plot_input == "-") {
+  if (o.input == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else {
     struct stat st {};
-    if (::stat(o.plot_input.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-      throw InputError(fmt::format("plot {}: not a regular file (a result document from torx run --json)", o.plot_input));
-    std::ifstream in(o.plot_input, std::ios::binary);
-    if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", o.plot_input, std::strerror(errno)));
-    if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", o.plot_input));
+    if (::stat(o.input.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      throw InputError(fmt::format("plot {}: not a regular file (a result document from torx run --json)", o.input));
+    std::ifstream in(o.input, std::ios::binary);
+    if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", o.input, std::strerror(errno)));
+    if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", o.input));
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  write_text(o.output, app::plot_svg(kind, text, o.plot_input == "-" ? "standard input" : o.plot_input), "-o");
+  write_text(o.output, app::plot_svg(*kind, text, o.input == "-" ? "standard input" : o.input), "-o");
   if (o.output != "-") std::cerr << fmt::format("wrote {}\n", o.output);
   return kExitOk;
 }
 
-int cmd_schedule(const Options& o) {
+int cmd_schedule(const ScheduleOptions& o) {
   const Topology topo = Topology::parse(o.topo, o.mesh);
   AlgorithmOptions aopt;
-  aopt.root = parse_root(topo, o.root);
-  aopt.seed = parse_count("--seed", o.seed, 0, UINT64_MAX);
-  const Algorithm& algo = lookup(o.algo);
+  aopt.root = app::parse_root(topo, o.root);
+  aopt.seed = app::parse_count(app::kSeedOption, o.seed);
+  const Algorithm& algo = lookup_algorithm(o.algo);
   algo.check(topo, aopt);
   ScheduleWriter writer(o.output, fmt::format("torx {} schedule {} --topo {}{}", TORX_VERSION, o.algo, o.topo,
                                               o.mesh ? " --mesh" : ""));
@@ -601,129 +376,170 @@ int cmd_schedule(const Options& o) {
   return kExitOk;
 }
 
-void add_run_options(CLI::App* sub, Options& o) {
-  sub->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8, 10x6");
-  sub->add_flag("--mesh", o.mesh, "no wraparound links (mesh instead of torus)");
-  sub->add_option("--ports", o.ports, "one|all: count port conflicts under this model [the algorithm's own]");
-  sub->add_option("--block-bytes", o.block_bytes, "size of one block in bytes [64]");
-  std::string models = "step";
-  for (const app::ModelKind m : {app::ModelKind::kCycle, app::ModelKind::kRtl})
-    if (app::model_available(m)) models += "|" + std::string(app::model_name(m));
-  sub->add_option("--model", o.model, models + " [step]");
-  sub->add_option("--ts", o.ts, "startup cost per message in cycles [100]");
-  sub->add_option("--flit-bytes", o.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
-  sub->add_option("--sync", o.sync, "none|barrier|local|software|priority: how the cycle model separates phases [barrier]");
-  sub->add_option("--root", o.root, "broadcast source: node id or coordinates [0]");
+// --- the subcommands' flags -----------------------------------------------------------------------
+
+constexpr const char* kMaxMemoryHelp =
+    "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]";
+
+CLI::App* add_list(CLI::App& app, ListOptions& o) {
+  auto* sub = app.add_subcommand("list", "list the algorithms with their models, preconditions and sources");
+  sub->add_flag("--json", o.json, "machine-readable output");
+  return sub;
+}
+
+CLI::App* add_schedule(CLI::App& app, ScheduleOptions& o) {
+  auto* sub = app.add_subcommand("schedule", "generate a schedule file");
+  sub->add_option("algo", o.algo, "algorithm id (torx list)")->required();
+  sub->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8")->required();
+  sub->add_flag("--mesh", o.mesh, "no wraparound links");
+  sub->add_option("--root", o.root, "broadcast source [0]");
+  sub->add_option("--seed", o.seed, "seed [1]");
+  sub->add_option("-o,--output", o.output, "schedule file to write (- for standard output)")->required();
+  return sub;
+}
+
+// run, check and stats: the algorithm or schedule file, then the options they share.
+CLI::App* add_run(CLI::App& app, const char* name, const char* what, RunOptions& o) {
+  app::RunWords& w = o.words;
+  auto* sub = app.add_subcommand(name, what);
+  if (std::string(name) == "check") {
+    sub->add_option("--schedule", w.schedule, "schedule file")->required();
+  } else {
+    sub->add_option("algo", w.algo, "algorithm id (torx list)");
+    sub->add_option("--schedule", w.schedule,
+                    std::string("schedule file to ") + (std::string(name) == "stats" ? "count" : "run") +
+                        " instead of an algorithm");
+  }
+  sub->add_option("--topo", w.topo, "dimensions, x first: 16, 16x16, 8x8x8, 10x6");
+  sub->add_flag("--mesh", w.mesh, "no wraparound links (mesh instead of torus)");
+  sub->add_option("--ports", w.ports,
+                  join_names(kPortModels, "|") + ": count port conflicts under this model [the algorithm's own]");
+  sub->add_option("--block-bytes", w.block_bytes, "size of one block in bytes [64]");
+  sub->add_option("--model", w.model, app::available_model_names("|") + " [step]");
+  sub->add_option("--ts", w.ts, "startup cost per message in cycles [100]");
+  sub->add_option("--flit-bytes", w.flit_bytes, "link width in bytes; one flit per cycle per link [16]");
+  sub->add_option("--sync", w.sync, join_names(kSyncModes, "|") + ": how the cycle model separates phases [barrier]");
+  sub->add_option("--root", w.root, "broadcast source: node id or coordinates [0]");
   if (app::model_available(app::ModelKind::kCycle)) {
-    sub->add_flag("--gossip-hw", o.gossip_hw,
+    sub->add_flag("--gossip-hw", w.gossip_hw,
                   "cycle and rtl models, ms-hc/ms-one: the routers forward the gossip by their forwarding tables (docs/gossip.md)");
-    sub->add_option("--gossip-tables", o.gossip_tables,
+    sub->add_option("--gossip-tables", w.gossip_tables,
                     "with --gossip-hw: load the routers from this forwarding-table file (torx tables -o) "
                     "instead of the algorithm's own");
   }
-  sub->add_option("--seed", o.seed, "seed for block contents and everything random [1]");
-  sub->add_option("--trace", o.trace, "waveform (VCD) of every link of the run (cycle and rtl models)");
+  sub->add_option("--seed", w.seed, "seed for block contents and everything random [1]");
+  sub->add_option("--trace", w.trace, "waveform (VCD) of every link of the run (cycle and rtl models)");
   if (app::model_available(app::ModelKind::kRtl))
-    sub->add_option("--trace-routers", o.trace_routers,
+    sub->add_option("--trace-routers", w.trace_routers,
                     "rtl model: also the internal registers of these routers (ids, comma-separated), one FST file each "
                     "beside --trace FILE")
         ->delimiter(',');
   sub->add_option("--json", o.json, "write the result document to FILE, or - for standard output");
-  sub->add_option("--watchdog", o.watchdog,
-                  "cycle model: stop (exit 3) after this many cycles without flit movement [10000]");
-  sub->add_option("--param", o.params, "cycle model: network parameter NAME=VALUE, repeatable (--help-params)")
+  sub->add_option("--watchdog", w.watchdog, "cycle model: stop (exit 3) after this many cycles without flit movement [10000]");
+  sub->add_option("--param", w.params, "cycle model: network parameter NAME=VALUE, repeatable (--help-params)")
       ->allow_extra_args(false);
   sub->add_flag("--help-params", o.help_params, "list the network parameters with their meanings and defaults");
-  sub->add_option("--max-memory", o.max_memory,
-                  "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
+  sub->add_option("--max-memory", w.max_memory, kMaxMemoryHelp);
+  return sub;
+}
+
+CLI::App* add_tables(CLI::App& app, TablesOptions& o) {
+  auto* sub = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one, ...)");
+  sub->add_option("algo", o.algo, "a gossip algorithm id: " + algorithm_ids(", ", true));
+  sub->add_option("--topo", o.topo, "dimensions, x first");
+  sub->add_option("-o,--output", o.output, "write the tables (docs/forwarding-tables.md)");
+  sub->add_option("--check", o.check, "validate a forwarding-table file and the schedule it encodes");
+  sub->add_option("--json", o.json, "write the plan's summary to FILE or -");
+  sub->add_option("--max-memory", o.max_memory, kMaxMemoryHelp);
+  return sub;
+}
+
+CLI::App* add_plot(CLI::App& app, PlotOptions& o) {
+  auto* sub = app.add_subcommand("plot", "draw a result document as SVG: traffic per link, or the steps over time");
+  sub->add_option("kind", o.kind, "links (flits per link on the torus layout) or steps (a Gantt chart)")->required();
+  sub->add_option("result", o.input, "a result document (torx run --json FILE), or - for standard input")->required();
+  sub->add_option("-o,--output", o.output, "the SVG file to write (- for standard output)")->required();
+  return sub;
+}
+
+CLI::App* add_reproduce(CLI::App& app, ReproduceOptions& o) {
+  auto* sub = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
+  sub->add_option("paper", o.paper, "tseng (seed 000)")->required();
+  sub->add_option("--json", o.json, "write the counts as a document to FILE or - [a table on standard output]");
+  return sub;
+}
+
+CLI::App* add_cosim(CLI::App& app, CosimOptions& o) {
+  app::CosimWords& w = o.words;
+  auto* sub =
+      app.add_subcommand("cosim", "the C++ model and the Verilated RTL in lock step, compared every cycle (docs/cosim.md)");
+  sub->add_option("--topo", w.topo, "dimensions, x first: 8, 4x4, 4x4x4")->required();
+  sub->add_flag("--mesh", w.mesh, "no wraparound links");
+  sub->add_option("--traffic", w.traffic, "random, or an algorithm id (its schedule, checked) [random]");
+  sub->add_option("--pattern", w.pattern, "random traffic: " + join_names(app::kCosimPatterns, "|") + " [uniform]");
+  sub->add_option("--load", w.load, "random traffic: offered flits per node and cycle, (0, 1] [0.3]");
+  sub->add_option("--cycles", w.cycles, "random traffic: cycles of generation [10000]");
+  sub->add_option("--max-worm-flits", w.max_worm_flits, "random traffic: worm lengths 1 .. this [16]");
+  sub->add_option("--barrier-every", w.barrier_every, "random traffic: a barrier episode every N cycles, 0: none [2000]");
+  sub->add_flag("--mixed-orders", w.mixed_orders, "random traffic: random first dimension (order classes)");
+  sub->add_option("--ports", w.ports, join_names(kPortModels, "|") + ": local ports of the routers [one]");
+  sub->add_option("--flit-bytes", w.flit_bytes, "payload bytes per flit, 1 to 32 [16]");
+  sub->add_option("--block-bytes", w.block_bytes, "an algorithm's block size [64]");
+  sub->add_option("--ts", w.ts, "an algorithm's startup cost per message in cycles [100]");
+  sub->add_option("--sync", w.sync, "an algorithm's synchronization: barrier|none [barrier]");
+  sub->add_option("--seed", w.seed, "seed of the traffic or the block contents [1]");
+  sub->add_option("--mutant", o.words.mutant, "compare against a build-time RTL mutant (docs/rtl.md) [0: none]");
+  sub->add_flag("--gossip-hw", w.gossip_hw,
+                "with --traffic ms-hc|ms-one|...: the routers in hardwired gossip mode (docs/gossip.md)");
+  sub->add_option("--param", w.params,
+                  "network parameter NAME=VALUE, repeatable (torx run --help-params); random traffic with "
+                  "priority_levels=K draws every worm's priority level from 0 .. K-1")
+      ->allow_extra_args(false);
+  sub->add_option("--watchdog", w.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
+  sub->add_option("--json", o.json, "write the result document (torx.cosim/1) to FILE, or - for standard output");
+  return sub;
+}
+
+// A first word that is not a command (`torx runn`) is named, with the nearest command; CLI11 would
+// only say that a subcommand is required.
+void check_command(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  const std::string word = argv[1];
+  std::vector<std::string> names;
+  for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) names.push_back(s->get_name());
+  if (std::find(names.begin(), names.end(), word) != names.end()) return;
+  std::string nearest, all;
+  size_t best = 3;  // at most two edits away
+  for (const std::string& n : names) {
+    all += (all.empty() ? "" : ", ") + n;
+    if (const size_t d = edit_distance(word, n); d < best) best = d, nearest = n;
+  }
+  throw InputError(fmt::format("unknown command '{}'{} (commands: {}; torx --help)", word,
+                               nearest.empty() ? "" : fmt::format(": did you mean '{}'?", nearest), all));
 }
 
 int main_impl(int argc, char** argv) {
   CLI::App app{"torx: collective communication on wormhole-routed tori (docs/cli.md)", "torx"};
   app.set_version_flag("--version", std::string("torx ") + TORX_VERSION);
   app.require_subcommand(1);
-  Options o;
-  auto* list = app.add_subcommand("list", "list the algorithms with their models, preconditions and sources");
-  list->add_flag("--json", o.list_json, "machine-readable output");
-  auto* sched = app.add_subcommand("schedule", "generate a schedule file");
-  sched->add_option("algo", o.algo, "algorithm id (torx list)")->required();
-  sched->add_option("--topo", o.topo, "dimensions, x first: 16, 16x16, 8x8x8")->required();
-  sched->add_flag("--mesh", o.mesh, "no wraparound links");
-  sched->add_option("--root", o.root, "broadcast source [0]");
-  sched->add_option("--seed", o.seed, "seed [1]");
-  sched->add_option("-o,--output", o.output, "schedule file to write (- for standard output)")->required();
-  auto* run = app.add_subcommand("run", "run an algorithm or a schedule file, check every block, report");
-  run->add_option("algo", o.algo, "algorithm id (torx list)");
-  run->add_option("--schedule", o.schedule, "schedule file to run instead of an algorithm");
-  add_run_options(run, o);
-  auto* stats = app.add_subcommand("stats", "count steps, message sizes and conflicts without tracking blocks (large schedules)");
-  stats->add_option("algo", o.algo, "algorithm id (torx list)");
-  stats->add_option("--schedule", o.schedule, "schedule file to count instead of an algorithm");
-  add_run_options(stats, o);
-  auto* tables = app.add_subcommand("tables", "forwarding tables of the oblivious gossip algorithms (ms-hc, ms-one, ...)");
-  tables->add_option("algo", o.algo, "a gossip algorithm id: ms-hc, ms-hc-steps, ms-hc-hd, ms-one");
-  tables->add_option("--topo", o.topo, "dimensions, x first");
-  tables->add_option("-o,--output", o.output, "write the tables (docs/forwarding-tables.md)");
-  tables->add_option("--check", o.tables_check, "validate a forwarding-table file and the schedule it encodes");
-  tables->add_option("--json", o.json, "write the plan's summary to FILE or -");
-  tables->add_option("--max-memory", o.max_memory,
-                     "stop (exit 3) before allocating more than SIZE (2GiB, 512MiB) [the memory available]");
-  auto* plot = app.add_subcommand("plot", "draw a result document as SVG: traffic per link, or the steps over time");
-  plot->add_option("kind", o.plot_kind, "links (flits per link on the torus layout) or steps (a Gantt chart)")->required();
-  plot->add_option("result", o.plot_input, "a result document (torx run --json FILE), or - for standard input")
-      ->required();
-  plot->add_option("-o,--output", o.output, "the SVG file to write (- for standard output)")->required();
-  auto* repro = app.add_subcommand("reproduce", "our counts for a seed's tables and figures (scripts/reproduce_*.py)");
-  repro->add_option("paper", o.algo, "tseng (seed 000)")->required();
-  repro->add_option("--json", o.json, "write the counts as a document to FILE or - [a table on standard output]");
-  CLI::App* cosim = nullptr;
-  if (app::cosim_available()) {
-    cosim = app.add_subcommand("cosim", "the C++ model and the Verilated RTL in lock step, compared every cycle (docs/cosim.md)");
-    cosim->add_option("--topo", o.topo, "dimensions, x first: 8, 4x4, 4x4x4")->required();
-    cosim->add_flag("--mesh", o.mesh, "no wraparound links");
-    cosim->add_option("--traffic", o.traffic, "random, or an algorithm id (its schedule, checked) [random]");
-    cosim->add_option("--pattern", o.pattern, "random traffic: uniform|hotspot|neighbour [uniform]");
-    cosim->add_option("--load", o.load, "random traffic: offered flits per node and cycle, (0, 1] [0.3]");
-    cosim->add_option("--cycles", o.cycles, "random traffic: cycles of generation [10000]");
-    cosim->add_option("--max-worm-flits", o.max_worm_flits, "random traffic: worm lengths 1 .. this [16]");
-    cosim->add_option("--barrier-every", o.barrier_every, "random traffic: a barrier episode every N cycles, 0: none [2000]");
-    cosim->add_flag("--mixed-orders", o.mixed_orders, "random traffic: random first dimension (order classes)");
-    cosim->add_option("--ports", o.ports, "one|all: local ports of the routers [one]");
-    cosim->add_option("--flit-bytes", o.flit_bytes, "payload bytes per flit, 1 to 32 [16]");
-    cosim->add_option("--block-bytes", o.block_bytes, "an algorithm's block size [64]");
-    cosim->add_option("--ts", o.ts, "an algorithm's startup cost per message in cycles [100]");
-    cosim->add_option("--sync", o.sync, "an algorithm's synchronization: barrier|none [barrier]");
-    cosim->add_option("--seed", o.seed, "seed of the traffic or the block contents [1]");
-    cosim->add_option("--mutant", o.mutant, "compare against a build-time RTL mutant (docs/rtl.md) [0: none]");
-    cosim->add_flag("--gossip-hw", o.gossip_hw,
-                    "with --traffic ms-hc|ms-one|...: the routers in hardwired gossip mode (docs/gossip.md)");
-    cosim->add_option("--param", o.params,
-                      "network parameter NAME=VALUE, repeatable (torx run --help-params); random traffic with "
-                      "priority_levels=K draws every worm's priority level from 0 .. K-1")
-        ->allow_extra_args(false);
-    cosim->add_option("--watchdog", o.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
-    cosim->add_option("--json", o.json, "write the result document (torx.cosim/1) to FILE, or - for standard output");
-  }
-  auto* check = app.add_subcommand("check", "validate a schedule file: syntax, holdings, conflicts, delivery");
-  check->add_option("--schedule", o.schedule, "schedule file")->required();
-  add_run_options(check, o);
-  // A first word that is not a command (`torx runn`) is named, with the nearest command; CLI11
-  // would only say that a subcommand is required.
-  if (argc > 1 && argv[1][0] != '-') {
-    const std::string word = argv[1];
-    std::vector<std::string> names;
-    for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) names.push_back(s->get_name());
-    if (std::find(names.begin(), names.end(), word) == names.end()) {
-      std::string nearest, all;
-      size_t best = 3;  // at most two edits away
-      for (const std::string& n : names) {
-        all += (all.empty() ? "" : ", ") + n;
-        if (const size_t d = edit_distance(word, n); d < best) best = d, nearest = n;
-      }
-      throw InputError(fmt::format("unknown command '{}'{} (commands: {}; torx --help)", word,
-                                   nearest.empty() ? "" : fmt::format(": did you mean '{}'?", nearest), all));
-    }
-  }
+  ListOptions list_o;
+  ScheduleOptions sched_o;
+  RunOptions run_o, stats_o, check_o;
+  TablesOptions tables_o;
+  PlotOptions plot_o;
+  ReproduceOptions repro_o;
+  CosimOptions cosim_o;
+  CLI::App* list = add_list(app, list_o);
+  CLI::App* sched = add_schedule(app, sched_o);
+  CLI::App* run = add_run(app, "run", "run an algorithm or a schedule file, check every block, report", run_o);
+  CLI::App* stats = add_run(app, "stats",
+                            "count steps, message sizes and conflicts without tracking blocks (large schedules)", stats_o);
+  CLI::App* tables = add_tables(app, tables_o);
+  CLI::App* plot = add_plot(app, plot_o);
+  CLI::App* repro = add_reproduce(app, repro_o);
+  CLI::App* cosim = app::cosim_available() ? add_cosim(app, cosim_o) : nullptr;
+  CLI::App* check = add_run(app, "check", "validate a schedule file: syntax, holdings, conflicts, delivery", check_o);
+  check_command(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -736,17 +552,15 @@ int main_impl(int argc, char** argv) {
     app.exit(e);
     return kExitBadInput;
   }
-  if (*list) return cmd_list(o);
-  if (*sched) return cmd_schedule(o);
-  if ((*run || *check || *stats) && o.topo.empty() && !o.help_params)
-    throw InputError("--topo is required (e.g. --topo 16x16)");
-  if (*run) return cmd_run(o, false);
-  if (*check) return cmd_run(o, true);
-  if (*stats) return cmd_run(o, false, true);
-  if (*repro) return cmd_reproduce(o);
-  if (*plot) return cmd_plot(o);
-  if (*tables) return cmd_tables(o);
-  if (cosim && *cosim) return cmd_cosim(o);
+  if (*list) return cmd_list(list_o);
+  if (*sched) return cmd_schedule(sched_o);
+  if (*run) return cmd_run(run_o, false);
+  if (*check) return cmd_run(check_o, true);
+  if (*stats) return cmd_run(stats_o, false, true);
+  if (*repro) return cmd_reproduce(repro_o);
+  if (*plot) return cmd_plot(plot_o);
+  if (*tables) return cmd_tables(tables_o);
+  if (cosim && *cosim) return cmd_cosim(cosim_o);
   return kExitBadInput;
 }
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The vocabulary every model and the application share about a run: the cost model that turns the
-// papers' t_s and t_x into cycles, and how phases are synchronised. Validated once, by the
-// application layer (sw/app/options.hpp), into these typed values; the models take them as they
-// are.
+// papers' t_s and t_x into cycles, and how phases are synchronised. The application layer validates
+// the command line's words once into these typed values (app::validate_request, sw/app/run.hpp); the
+// models take them as they are.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
+
+#include "core/names.hpp"
 
 namespace torx::sw {
 
@@ -27,8 +29,14 @@ enum class SyncMode : uint8_t {
   kSoftware,  // a dissemination barrier of null messages on the data network
   kPriority,  // no synchronization; earlier phases get higher priority (seed 000, Section 7.3)
 };
-std::string_view sync_mode_name(SyncMode m);
+// --sync's names: parsing, help and errors read this table (core/names.hpp).
+inline constexpr Named<SyncMode> kSyncModes[] = {{SyncMode::kNone, "none"},
+                                                 {SyncMode::kBarrier, "barrier"},
+                                                 {SyncMode::kLocal, "local"},
+                                                 {SyncMode::kSoftware, "software"},
+                                                 {SyncMode::kPriority, "priority"}};
+constexpr std::string_view sync_mode_name(SyncMode m) { return name_of(kSyncModes, m); }
 // Parses "none", "barrier", ...; nullopt if the text names no mode.
-std::optional<SyncMode> parse_sync_mode(std::string_view text);
+constexpr std::optional<SyncMode> parse_sync_mode(std::string_view text) { return value_named(kSyncModes, text); }
 
 }  // namespace torx::sw

@@ -9,12 +9,9 @@
 
 namespace torx::sw {
 
-std::string_view port_model_name(PortModel p) { return p == PortModel::kOne ? "one" : "all"; }
-
 PortModel parse_port_model(std::string_view text) {
-  if (text == "one") return PortModel::kOne;
-  if (text == "all") return PortModel::kAll;
-  throw InputError(fmt::format("port model '{}' is unknown (one or all)", text));
+  if (const std::optional<PortModel> p = value_named(kPortModels, text)) return *p;
+  throw InputError(fmt::format("port model '{}' is unknown ({})", text, join_names(kPortModels, ", ", " or ")));
 }
 
 std::string_view switching_name(Switching s) {

@@ -17,13 +17,17 @@
 #include <vector>
 
 #include "core/blocks.hpp"
+#include "core/names.hpp"
 #include "core/topology.hpp"
 
 namespace torx::sw {
 
 enum class PortModel { kOne, kAll };
 enum class Switching { kWormhole, kStoreAndForward };
-std::string_view port_model_name(PortModel p);   // "one", "all"
+// --ports' names (and the schedule files'): parsing, help and errors read this table (core/names.hpp).
+inline constexpr Named<PortModel> kPortModels[] = {{PortModel::kOne, "one"}, {PortModel::kAll, "all"}};
+constexpr std::string_view port_model_name(PortModel p) { return name_of(kPortModels, p); }
+// Throws InputError for a name the table lacks.
 PortModel parse_port_model(std::string_view text);
 std::string_view switching_name(Switching s);    // "wormhole", "store-and-forward"
 Switching parse_switching(std::string_view text);

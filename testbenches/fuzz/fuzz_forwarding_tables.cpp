@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/tables_check.hpp"
+#include "app/tables.hpp"
 #include "core/errors.hpp"
 #include "core/forwarding_table.hpp"
 

@@ -306,6 +306,9 @@ TEST(Fabric, SyncNoneOverlapsStepsSyncBarrierSeparatesThem) {
   EXPECT_EQ(with.fabric().barrier_latency(), 2 * 4 + 2);
 }
 
+// Network parameters outside their ranges are refused by the loader as bad input; the options the
+// application settles before (the flit size: app::validate_request; priority lanes only under sync
+// priority: app::params_as_run) are sanity-checked, an internal error if a caller skips that.
 TEST(Fabric, OptionsOutsideTheModelAreInputErrors) {
   const Topology topo({4}, true);
   const sw::Schedule s = generate("direct", topo);
@@ -314,9 +317,11 @@ TEST(Fabric, OptionsOutsideTheModelAreInputErrors) {
   o.params.priority_levels = 9;  // the throttle would leave the lowest of 9 levels no slot of 8
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
   o.params.priority_levels = 4;
-  o.sync = sw::SyncMode::kBarrier;
-  o.cost.flit_bytes = 65;
+  o.sync = sw::SyncMode::kBarrier;  // 4 levels without sync priority
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);
+  o.params.priority_levels = 1;
+  o.cost.flit_bytes = 65;
+  EXPECT_THROW(CycleNetwork(s, topo, o), std::logic_error);
   o.cost.flit_bytes = 16;
   o.params.buffer_depth = 0;
   EXPECT_THROW(CycleNetwork(s, topo, o), sw::InputError);

@@ -72,7 +72,7 @@ struct Figures {
 };
 
 Figures figures(const CycleNetwork& net) {
-  const CycleResult r = net.result();
+  const sw::CycleFigures r = net.result();
   return {r.cycles, r.flit_hops, r.gossip_host_sends, r.gossip_router_copies, r.gossip_deliveries, r.link_flits};
 }
 
@@ -98,7 +98,7 @@ TEST(GossipHw, EveryOwnSchemeDeliversExactlyTheScheduleDrivenPieces) {
     EXPECT_EQ(hc.delivered, dc.delivered);
     EXPECT_EQ(hc.duplicated, 0u);
 
-    const CycleResult r = hw.result();
+    const sw::CycleFigures r = hw.result();
     const uint64_t n = static_cast<uint64_t>(c.topo.nodes());
     const uint64_t pieces = static_cast<uint64_t>(s.header.pieces);
     EXPECT_TRUE(r.gossip_hw);

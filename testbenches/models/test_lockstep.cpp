@@ -34,9 +34,29 @@ struct Figures {
 Figures run(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, const RouterFactory* routers) {
   CycleNetwork net(s, topo, o, true, routers);
   net.run();
-  const CycleResult r = net.result();
+  const sw::CycleFigures r = net.result();
   return {r.cycles,         r.simulated_cycles, r.blocked_cycles, r.max_vc_occupancy, net.fabric().buffer_flit_cycles(),
           r.flit_hops,      r.link_flits,       r.step_start,     r.step_end,         sw::check_delivery(net.memory()).ok};
+}
+
+// torx run --trace-routers asks each router's core for a waveform of its registers
+// (RouterCore::open_trace): the Verilated RTL writes one (test_rtl_cli.cpp); the C++ router in port
+// mode has none and refuses as bad input, naming the file.
+TEST(PortRouter, ACoreWithoutARegisterWaveformRefusesToWriteOne) {
+  const Topology topo({4, 4}, true);
+  const sw::Schedule s = testing::generate("direct", topo);
+  const CppRouterFactory port_mode{RouterConfig{}};
+  CycleNetwork net(s, topo, CycleOptions{}, true, &port_mode);
+  PortRouter* r = net.fabric().port_router(5);
+  ASSERT_NE(r, nullptr);
+  try {
+    r->core().open_trace("run.router5.fst");
+    ADD_FAILURE() << "a waveform of the C++ router's registers";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--trace-routers run.router5.fst: the model router has no register waveform"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(PortRouter, ANetworkOfPortModeRoutersRunsExactlyAsTheFastPath) {

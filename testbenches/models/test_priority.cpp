@@ -268,15 +268,18 @@ struct Figures {
 };
 
 Figures run_figures(const sw::Schedule& s, const Topology& topo, SyncMode mode, const std::vector<std::string>& params,
-                    CycleResult* out = nullptr) {
+                    sw::CycleFigures* out = nullptr) {
   CycleOptions o;
   o.sync = mode;
   o.cost.ts_cycles = 10;
+  // As torx run settles them (app::params_as_run): the parameter's default levels under --sync
+  // priority, one level otherwise.
+  if (mode == SyncMode::kPriority) o.params.priority_levels = sw::NetworkParams{}.priority_levels;
   for (const std::string& p : params) sw::set_param(o.params, p);
   CycleNetwork net(s, topo, o);
   net.run();
   EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
-  const CycleResult r = net.result();
+  const sw::CycleFigures r = net.result();
   if (out) *out = r;
   return {r.cycles, r.blocked_cycles, r.link_flits, r.step_start, r.step_end};
 }
@@ -289,7 +292,7 @@ TEST(Priority, EqualPrioritiesBehaveExactlyAsThePlainRouter) {
     sw::Schedule s = testing::generate(algo, topo);
     for (sw::Step& st : s.steps)
       for (sw::Message& m : st.messages) m.priority = 7;  // one priority: the top level, no reserve
-    CycleResult pr;
+    sw::CycleFigures pr;
     const Figures prio = run_figures(s, topo, SyncMode::kPriority, {}, &pr);
     const Figures none = run_figures(s, topo, SyncMode::kNone, {});
     EXPECT_EQ(pr.preemptions, 0u);
@@ -348,6 +351,7 @@ TEST(Priority, EveryAlgorithmDeliversUnderSyncPriorityWithoutTheWatchdog) {
       o.sync = SyncMode::kPriority;
       o.cost.ts_cycles = 10;
       o.cost.block_bytes = topo->nodes() <= 64 ? 96 : 16;
+      o.params.priority_levels = sw::NetworkParams{}.priority_levels;  // --sync priority's default
       for (const std::string& p : params) sw::set_param(o.params, p);
       CycleNetwork net(s, *topo, o);
       EXPECT_NO_THROW(net.run());

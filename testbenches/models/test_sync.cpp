@@ -45,7 +45,7 @@ TEST(Sync, EveryAlgorithmChecksOkUnderEveryMode) {
       net.run();
       const sw::CheckResult c = sw::check_delivery(net.memory());
       EXPECT_TRUE(c.ok) << (c.examples.empty() ? "" : c.examples[0]);
-      const CycleResult r = net.result();
+      const sw::CycleFigures r = net.result();
       EXPECT_EQ(r.barriers, mode == SyncMode::kBarrier ? net.program().barrier_steps().size() : 0u);
       if (mode == SyncMode::kSoftware) {
         EXPECT_EQ(r.null_messages, r.software_barriers * net.program().software_rounds() * topo->nodes());
@@ -88,7 +88,7 @@ TEST(Sync, LocalAndSoftwareKeepApartThePhasesNoneLetsCollide) {
     const sw::CheckResult c = sw::check_delivery(net.memory());
     EXPECT_EQ(c.delivered, 2u) << "a two-message fragment of an all-to-all: the rest is missing by design";
     EXPECT_EQ(c.duplicated + c.misdelivered + c.corrupted, 0u);
-    const CycleResult r = net.result();
+    const sw::CycleFigures r = net.result();
     // Each step has one worm; uncontended it takes t_s + F + h (L + P) + 2 Lloc + P cycles from its
     // issue (docs/timing-contract.md, "One message").
     const int64_t span0 = 5 + 64 + 4 * 3 + 4, span1 = 5 + 64 + 2 * 3 + 4;

@@ -291,7 +291,7 @@ struct GossipLockstep {
   std::optional<Mismatch> first;
   std::string text;
   bool ok = false;
-  CycleResult result;
+  sw::CycleFigures result;
   std::string rtl;  // the Verilated configuration of router 0
 };
 

@@ -128,7 +128,7 @@ TEST(ScNetwork, VcdShowsEveryFlitOnEveryNetworkLink) {
   CycleOptions o;
   o.trace = testing::temp_path("direct.vcd");
   CycleNetwork net(s, topo, o, /*connect=*/false);
-  const CycleResult rep = run_cycle_model(net, o);
+  const sw::CycleFigures rep = run_cycle_model(net, o);
   ASSERT_TRUE(sw::check_delivery(net.memory()).ok);
   ASSERT_GT(rep.flit_hops, 0u);
   // Time unit 100 ps, one cycle = 1 ns = 10 units.
@@ -178,7 +178,7 @@ TEST(ScNetwork, RunReturnsTheFiguresOfTheRun) {
     EXPECT_LE(p.messages_done, p.messages);
   };
   CycleNetwork net(s, ring, o, /*connect=*/false);
-  const CycleResult c = run_cycle_model(net, o);
+  const sw::CycleFigures c = run_cycle_model(net, o);
   EXPECT_EQ(c.cycles, kf);
   EXPECT_TRUE(sw::check_delivery(net.memory()).ok);
   EXPECT_GT(progress_calls, 0u) << "the model reports progress through the callback";

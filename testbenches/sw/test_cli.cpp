@@ -133,6 +133,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"stats_bad_schedule", "torx-schedule 1\n", "stats --schedule {F} --topo 3", "lacks the required field"},
         BadCase{"reproduce_unknown_paper", "", "reproduce nobody", "unknown paper"},
         BadCase{"missing_topo", "", "run direct", "--topo"},
+        // Issue 21: the step model has no synchronization; --sync other than the default is refused
+        // (it was written into the document).
+        BadCase{"step_model_sync", "", "run ring --topo 8 --sync local",
+                "--sync local: the step model has no synchronization"},
+        BadCase{"stats_sync", "", "stats ring --topo 8 --sync none", "--sync none: the step model has no synchronization"},
+        BadCase{"check_sync", kGood, "check --schedule {F} --topo 3 --sync priority",
+                "--sync priority: the step model has no synchronization"},
         // Issue 17, item 1: the tracking estimate of a 4096x4096 gossip of 65536 pieces wrapped to 0 (exit 139).
         BadCase{"gossip_estimate_overflows_run", kHugeGossip, "run --schedule {F} --topo 4096x4096",
                 "cannot track this allgather on the 4096x4096 torus with pieces 65536"},

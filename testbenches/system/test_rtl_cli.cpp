@@ -184,6 +184,12 @@ TEST(RtlCli, CosimGossipHw) {
   EXPECT_EQ(json::parse(bad.out)["first_mismatch"]["field"], "flit.dest");
   const Cli random = torx("cosim --topo 4x4 --gossip-hw");
   EXPECT_EQ(random.code, 2) << random.err;
+  // Buffers of two packets, as torx run settles them (app::params_as_run): a default depth grows, an
+  // explicit smaller one is refused, naming it (torx cosim grew it silently before issue 21).
+  const Cli small = torx("cosim --topo 6x6 --traffic ms-hc --gossip-hw --block-bytes 128 --param buffer_depth=12");
+  EXPECT_EQ(small.code, 2) << small.err;
+  EXPECT_NE(small.err.find("--gossip-hw: buffer_depth 12 is below two packets of 8 flits"), std::string::npos)
+      << small.err;
 }
 
 TEST(RtlCli, LinkWaveformIsByteIdenticalToTheCycleModelsAndRouterWaveformsAreWritten) {

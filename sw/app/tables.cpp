@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "app/tables_check.hpp"
+#include "app/tables.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/plain_adapter.hpp"
+#include "algorithms/registry.hpp"
 #include "core/blocks.hpp"
 #include "core/checker.hpp"
 #include "core/errors.hpp"
@@ -65,6 +67,54 @@ sw::ForwardingTable read_forwarding_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw sw::InputError(fmt::format("{}: cannot open for reading", path));
   return sw::read_forwarding_table(in, path);
+}
+
+std::string tables_check_text(const std::string& path, const sw::ForwardingTable& tab, const TablesSummary& r) {
+  const sw::Topology topo(tab.dims, true);
+  return fmt::format("{}: ok: {} on the {}, {} pieces per node, {} steps, {} forwarding rules, {} prologue "
+                     "messages; every piece delivered exactly once, transmission {} pieces\n",
+                     path, tab.algorithm, topo.to_string(), tab.pieces, tab.steps, r.rules, r.prologue,
+                     r.transmission_blocks);
+}
+
+TablesPlan plan_tables(const std::string& algo_id, const sw::Topology& topo, const sw::MemoryLimit& limit) {
+  const sw::Algorithm& algo = sw::lookup_algorithm(algo_id);
+  if (!algo.gossip_plan)
+    throw sw::InputError(fmt::format("tables: '{}' has no forwarding tables ({} have)", algo_id,
+                                     sw::algorithm_ids(", ", true)));
+  // The planner's tables and lists, estimated before it starts (core/forwarding_table.hpp); its
+  // precondition check already plans.
+  sw::require_memory(limit, sw::gossip_tables_peak_bytes(topo.radices()),
+                     fmt::format("planning the {} forwarding tables of the {}", algo_id, topo.to_string()),
+                     fmt::format("{} nodes", topo.nodes()));
+  algo.check(topo, {});
+  TablesPlan p{topo, algo.gossip_plan(topo, {}), 0};
+  for (const auto& r : p.plan.table.rules) p.rules += r.size();
+  return p;
+}
+
+std::string tables_json(const TablesPlan& p) {
+  const sw::ForwardingTable& tab = p.plan.table;
+  nlohmann::ordered_json j;
+  j["algorithm"] = tab.algorithm;
+  j["topology"] = {{"dims", p.topology.radices()}, {"wrap", p.topology.wrap()}, {"nodes", p.topology.nodes()}};
+  j["construction"] = tab.construction;
+  j["pieces"] = tab.pieces;
+  j["steps"] = tab.steps;
+  j["injection_step"] = tab.inject_step;
+  j["prologue_messages"] = tab.prologue.size();
+  j["forwarding_rules"] = p.rules;
+  j["largest_message_pieces"] = p.plan.max_message_pieces;
+  j["transmission_pieces"] = p.plan.transmission_pieces;
+  return j.dump(2) + "\n";
+}
+
+std::string tables_text(const TablesPlan& p) {
+  const sw::ForwardingTable& tab = p.plan.table;
+  return fmt::format("{} on the {}: {}\n  {} pieces per node, {} steps (injection at step {}), {} forwarding rules, "
+                     "largest message {} pieces, transmission {} pieces\n",
+                     tab.algorithm, p.topology.to_string(), tab.construction, tab.pieces, tab.steps, tab.inject_step,
+                     p.rules, p.plan.max_message_pieces, p.plan.transmission_pieces);
 }
 
 }  // namespace torx::app

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one place that knows which models this build has: the step model always; the cycle model when
+// the models are built (SystemC: TORX_HAVE_MODELS); the rtl model and torx cosim when hw/ is too
+// (Verilator: TORX_HAVE_RTL). Everything else asks model_entry(), model_available() or make_backend().
+#include <fmt/format.h>
+
+#include "app/backends.hpp"
+#include "core/errors.hpp"
+
+#ifdef TORX_HAVE_MODELS
+#include "models/barrier_core.hpp"
+#include "models/router_block.hpp"
+#endif
+#ifdef TORX_HAVE_RTL
+#include "hw/rtl_router.hpp"
+#endif
+
+namespace torx::app {
+
+namespace {
+
+#ifdef TORX_HAVE_MODELS
+std::unique_ptr<Backend> make_cycle() { return make_cycle_backend(nullptr, nullptr); }
+#endif
+#ifdef TORX_HAVE_RTL
+std::unique_ptr<Backend> make_rtl() {
+  return make_cycle_backend(std::make_unique<rtl::RtlRouterFactory>(), std::make_unique<rtl::RtlBarrierFactory>());
+}
+#endif
+
+const ModelEntry kModels[] = {
+    {ModelKind::kStep, true, "step", nullptr, nullptr, nullptr, nullptr},
+#ifdef TORX_HAVE_MODELS
+    {ModelKind::kCycle, true, "cycle-accurate SystemC", make_cycle, check_cycle_sizes, check_cycle_memory, nullptr},
+#else
+    {ModelKind::kCycle, false, "cycle-accurate SystemC", nullptr, nullptr, nullptr, nullptr},
+#endif
+#ifdef TORX_HAVE_RTL
+    {ModelKind::kRtl, true, "Verilated RTL", make_rtl, check_cycle_sizes, check_cycle_memory, run_rtl_cosim},
+#else
+    {ModelKind::kRtl, false, "Verilated RTL", nullptr, nullptr, nullptr, nullptr},
+#endif
+};
+
+}  // namespace
+
+const ModelEntry& model_entry(ModelKind m) {
+  for (const ModelEntry& e : kModels)
+    if (e.kind == m) return e;
+  throw std::logic_error("internal error: a model kind without an entry");
+}
+
+bool model_available(ModelKind m) { return model_entry(m).built; }
+
+std::string available_model_names(std::string_view sep, std::string_view last) {
+  return sw::join_names(kModelNames, sep, last, model_available);
+}
+
+std::unique_ptr<Backend> make_backend(ModelKind m) {
+  const ModelEntry& e = model_entry(m);
+  if (!e.make) throw sw::InputError(fmt::format("--model {}: this build has no such model", model_name(m)));
+  return e.make();
+}
+
+}  // namespace torx::app
