@@ -73,7 +73,7 @@ std::string describe(const Timing& t) {
 }
 
 struct Outcome {
-  CycleResult r;
+  sw::CycleFigures r;
   bool clean;  // nothing duplicated, misdelivered or corrupted
 };
 
@@ -415,7 +415,7 @@ TEST(TimingModes, SchedulesOwnMarksReplayExactlyWhereNoWormWaits) {
         if (mode == SyncMode::kNone)
           for (sw::Step& st : marks.steps) st.sync = sw::SyncMark::kNone;
         const Replay want = replay_own_marks(marks, *topo, o, build_barrier_tree(*topo).height);
-        const CycleResult r = net.result();
+        const sw::CycleFigures r = net.result();
         EXPECT_EQ(r.cycles, want.cycles);
         EXPECT_EQ(r.step_end, want.step_end);
         EXPECT_EQ(r.barriers, want.barriers);
