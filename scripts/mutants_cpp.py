@@ -16,7 +16,7 @@ identical result); the others are not run again. A mutant is killed when at leas
 survives when every test passes; one that does not compile is reported and left out of the rate.
 
   scripts/mutants_cpp.py                       # every mutant; the table on standard output
-  scripts/mutants_cpp.py --only va-vc-ptr,null-ts-late   # a few (ids from --list)
+  scripts/mutants_cpp.py --only va-vc-ptr,null-ts-late   # a few (ids from --list), in that order
   scripts/mutants_cpp.py --list                # the mutants and what each plants
   scripts/mutants_cpp.py --json out.json       # also the results as JSON
   scripts/mutants_cpp.py --work DIR            # scratch directory (default: build-mutants/ in the tree)
@@ -42,8 +42,41 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LABELS = "sw|models|system|sc"
 
 
-def M(mid, area, path, find, replace, what):
-    return {"id": mid, "area": area, "file": path, "find": find, "replace": replace, "what": what}
+def M(mid, area, path, find, replace, what, expect=()):
+    return {"id": mid, "area": area, "file": path, "find": find, "replace": replace, "what": what,
+            "expect": list(expect)}
+
+
+# The tests written to catch a fault (issue 34's survivors and single detections: at least two each).
+# --quick runs them first; a full run (the default) runs every reachable test regardless.
+EXPECT = {
+    "chk-dup-at-source": ["Checker.BroadcastOkAndDuplicateReceipt",
+                          "DetectionCli.APieceSentBackToItsSourceIsADuplicateInEveryModel"],
+    "content-no-index": ["Blocks.ContentIsSeededAndDistinct",
+                         "DetectionCli.WordsSwappedInADeliveredBlockAreCorruption"],
+    "step-corrupt-forward": ["Checker.CorruptionTravelsWithTheBlock",
+                             "DetectionCli.CorruptionOnTheFirstHopOfARelayIsCaughtAtTheDestination",
+                             "DetectionCli.ABlockCorruptedOnTwoHopsStaysCorrupted"],
+    "step-forward-same-step": ["StepModel.SenderMustHoldBlocksAtStepStart",
+                               "StepModelRules.ACopyIsForwardedFromTheStepAfterItArrives",
+                               "DetectionCli.ABlockForwardedInTheStepItArrivesIsRefused"],
+    "ring-sync-last-link": ["SyncMarks.RingBarriersAreTheSeedsTwoDMinusFive",
+                            "SyncMarks.NoUnmarkedBoundaryLetsTwoWormsShareALink",
+                            "Golden.RingOf64WithBarriersAndLocalSignals"],
+    "va-vc-ptr": ["PointerCoverage.EveryArbiterPointerWrapsWithTwoAndThreeVcsPerClass",
+                  "TimingModes.AHeadGetsTheNextVcOfItsClassAndPassesAStalledWorm",
+                  "Golden.DirectOn8x8WithOneTwoAndThreeVcsPerClass"],
+    "null-ts-late": ["TimingModes.LocalSynchronizationCostsOneNullMessagePerHandOver",
+                     "TimingModes.LocalSynchronizationFollowsTheNullMessagesStartupCycleForCycle",
+                     "TimingModes.SoftwareBarrierCostsItsRoundsOfNullMessages",
+                     "Golden.T4On16x16UnderEverySyncMode"],
+    "t4-stage-barrier": ["SyncMarks.PartitionedSchemesMarkEachStageAndEachDimensionsFirstPreparationPhase",
+                         "Golden.T4On16x16UnderEverySyncMode"],
+    "route-class-inverted": ["Dateline.EveryHeadTravelsInClassZeroUntilItsPathNoLongerWrapsInBothDirections",
+                             "Dateline.ClassesSwappedOnNegativeLinksDeliverButTravelInTheWrongClass"],
+    "route-no-dateline-neg": ["Dateline.EveryHeadTravelsInClassZeroUntilItsPathNoLongerWrapsInBothDirections",
+                              "Dateline.NegativeLinksWithoutTheDatelineDeadlockAndTheWatchdogNamesTheWorms"],
+}
 
 
 # The faults. Each `find` must occur exactly once in its file; the replacement is what a plausible
@@ -238,6 +271,10 @@ MUTANTS = [
 ]
 
 
+for _m in MUTANTS:
+    _m["expect"] = EXPECT.get(_m["id"], _m["expect"])
+
+
 def run(cmd, cwd, log, timeout=None, env=None):
     with open(log, "a") as f:
         f.write("$ " + " ".join(cmd) + "\n")
@@ -267,6 +304,15 @@ def copy_tree(src, dst):
         with open(b, "wb") as f:
             f.write(data)
         shutil.copymode(a, b)
+    # A file the tree no longer has (deleted or renamed since the last run) goes from the copy too.
+    keep = set(files)
+    for root, dirs, names in os.walk(dst):
+        if root == dst:
+            dirs[:] = [d for d in dirs if d != "build"]
+        for name in names:
+            rel = os.path.relpath(os.path.join(root, name), dst)
+            if rel not in keep:
+                os.remove(os.path.join(root, name))
     return len(files)
 
 
@@ -350,7 +396,36 @@ class Runner:
                 out[name] = file_hash(os.path.join(path, name))
         return out
 
-    def build_and_test(self, tag, everything=False):
+    def costs(self):
+        """Seconds each test took in the last run ctest recorded (its own cost file), for --quick's tiers."""
+        out = {}
+        try:
+            with open(os.path.join(self.build, "Testing", "Temporary", "CTestCostData.txt")) as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) == 3:
+                        out[parts[0]] = float(parts[2])
+        except OSError:
+            pass
+        return out
+
+    def ctest(self, tag, numbers):
+        """Runs the given tests; (failed names, number run) or a status string when there is no result."""
+        junit = os.path.join(self.work, f"junit-{tag}.xml")
+        if os.path.exists(junit):
+            os.remove(junit)
+        select = "0,0,0," + ",".join(str(n) for n in numbers)
+        try:
+            run(["ctest", "-I", select, "-j", str(self.args.jobs), "--timeout", str(self.args.timeout),
+                 "--output-junit", junit], self.build, self.log, timeout=self.args.timeout * 20)
+        except subprocess.TimeoutExpired:
+            return "timeout", 0
+        failed, total = failed_tests(junit)
+        if failed is None:
+            return "no-result", 0
+        return failed, total
+
+    def build_and_test(self, tag, everything=False, expect=(), quick=False):
         t0 = time.time()
         if self.compile() != 0:
             return {"status": "build", "failed": [], "tests": 0, "seconds": round(time.time() - t0)}
@@ -359,26 +434,39 @@ class Runner:
         torx = "torx" in changed
         chosen = [num for num, _, exe in self.tests
                   if everything or exe is None or exe in changed or (torx and exe in self.runs_torx)]
-        res = {"changed": sorted(changed), "ran": len(chosen), "of": len(self.tests)}
+        res = {"changed": sorted(changed), "ran": len(chosen), "of": len(self.tests), "complete": True}
         if not chosen:
             res.update({"status": "survived", "failed": [], "tests": 0, "seconds": round(time.time() - t0)})
             return res
-        junit = os.path.join(self.work, f"junit-{tag}.xml")
-        if os.path.exists(junit):
-            os.remove(junit)
-        select = "0,0,0," + ",".join(str(n) for n in chosen)
-        try:
-            run(["ctest", "-I", select, "-j", str(self.args.jobs), "--timeout", str(self.args.timeout),
-                 "--output-junit", junit], self.build, self.log, timeout=self.args.timeout * 20)
-        except subprocess.TimeoutExpired:
-            res.update({"status": "timeout", "failed": [], "tests": 0, "seconds": round(time.time() - t0)})
-            return res
-        failed, total = failed_tests(junit)
-        if failed is None:
-            res.update({"status": "no-result", "failed": [], "tests": 0, "seconds": round(time.time() - t0)})
-            return res
-        res.update({"status": "killed" if failed else "survived", "failed": failed, "tests": total,
-                    "seconds": round(time.time() - t0)})
+        # Tiers: one run of everything, or (--quick) the tests written for the fault, then the reachable
+        # tests by their last cost (under 5 s, under 20 s, the rest), stopping after a tier with a failure.
+        if quick and not everything:
+            names = {num: name for num, name, _ in self.tests}
+            cost = self.costs()
+            first = [num for num in chosen if names[num] in set(expect)]
+            rest = [num for num in chosen if num not in first]
+            tiers = [first,
+                     [n for n in rest if cost.get(names[n], 0.0) < 5.0],
+                     [n for n in rest if 5.0 <= cost.get(names[n], 0.0) < 20.0],
+                     [n for n in rest if cost.get(names[n], 0.0) >= 20.0]]
+            tiers = [t for t in tiers if t]
+        else:
+            tiers = [chosen]
+        failed_all, total, ran = [], 0, 0
+        for k, tier in enumerate(tiers):
+            failed, n = self.ctest(f"{tag}-{k}" if len(tiers) > 1 else tag, tier)
+            if isinstance(failed, str):
+                res.update({"status": failed, "failed": failed_all, "tests": total,
+                            "seconds": round(time.time() - t0)})
+                return res
+            failed_all += failed
+            total += n
+            ran += len(tier)
+            if failed and k + 1 < len(tiers):
+                res["complete"] = False  # --quick: the later tiers were not run
+                break
+        res.update({"status": "killed" if failed_all else "survived", "failed": sorted(failed_all),
+                    "tests": total, "ran": ran, "seconds": round(time.time() - t0)})
         return res
 
     def mutate(self, m):
@@ -420,6 +508,10 @@ def main():
     ap.add_argument("--timeout", type=int, default=900, help="per test, seconds")
     ap.add_argument("--json", default="", help="write the results here too")
     ap.add_argument("--target", type=float, default=95.0, help="kill rate in percent for exit code 0")
+    ap.add_argument("--quick", action="store_true",
+                    help="per mutant, stop after the first tier of tests that catches it (the tests written for "
+                         "it, then the reachable ones from the fastest): the kill rate is the same, the list "
+                         "of catching tests may be shorter")
     ap.add_argument("--skip-baseline", action="store_true", help="trust that the unmutated tree passes")
     args = ap.parse_args()
 
@@ -431,7 +523,8 @@ def main():
         if unknown:
             print(f"[mutants] unknown mutant ids: {', '.join(unknown)} (see --list)", file=sys.stderr)
             sys.exit(2)
-        chosen = [m for m in MUTANTS if m["id"] in want]
+        by_id = {m["id"]: m for m in MUTANTS}
+        chosen = [by_id[w] for w in dict.fromkeys(want)]  # in the order given
     if args.list:
         for m in chosen:
             print(f"{m['id']:24} {m['area']:12} {m['file']:32} {m['what']}")
@@ -452,14 +545,17 @@ def main():
     for i, m in enumerate(chosen, 1):
         path, original = r.mutate(m)
         try:
-            res = r.build_and_test(m["id"])
+            res = r.build_and_test(m["id"], expect=m["expect"], quick=args.quick)
         finally:
             with open(path, "w") as f:
                 f.write(original)
         res.update({k: m[k] for k in ("id", "area", "file", "what")})
         results[m["id"]] = res
         print(f"[mutants] {i}/{len(chosen)} {m['id']}: {res['status']} ({len(res['failed'])} tests failed of "
-              f"{res.get('ran', 0)} run, {res['seconds']} s)", file=sys.stderr)
+              f"{res.get('ran', 0)} run, {res['seconds']} s)", file=sys.stderr, flush=True)
+        if args.json:  # after every mutant, so that a stopped run leaves what it found
+            with open(args.json, "w") as f:
+                json.dump({"labels": args.labels, "quick": args.quick, "results": results}, f, indent=1)
     # Rebuild the unmutated tree so that the scratch build is left as the code is; its binaries must be
     # the ones the comparisons were made against (the build is reproducible), or the skipping was unsound.
     r.compile()
@@ -477,8 +573,9 @@ def main():
     print("| mutant | area | result | tests run | failing | which |")
     print("|---|---|---|---:|---:|---|")
     for x in rows:
-        print(f"| {x['id']} | {x['area']} | {x['status']} | {x.get('ran', 0)} | {len(x['failed'])} | "
-              f"{short(x['failed'], 6)} |")
+        part = "" if x.get("complete", True) else " (quick: first tier that failed)"
+        print(f"| {x['id']} | {x['area']} | {x['status']} | {x.get('ran', 0)} of {x.get('of', 0)} | "
+              f"{len(x['failed'])} | {short(x['failed'], 6)}{part} |")
     rate = 100.0 * len(killed) / len(rows) if rows else 0.0
     print(f"\n{len(killed)} of {len(rows)} mutants killed ({rate:.1f} %)")
     single = [x for x in rows if x["status"] == "killed" and len(x["failed"]) == 1]
@@ -490,8 +587,8 @@ def main():
         print("do not compile (left out): " + ", ".join(x["id"] for x in broken))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"labels": args.labels, "results": results, "killed": len(killed), "total": len(rows),
-                       "rate": rate}, f, indent=1)
+            json.dump({"labels": args.labels, "quick": args.quick, "results": results, "killed": len(killed),
+                       "total": len(rows), "rate": rate}, f, indent=1)
     return 0 if rate >= args.target else 1
 
 
