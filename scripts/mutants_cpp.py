@@ -20,6 +20,8 @@ survives when every test passes; one that does not compile is reported and left 
   scripts/mutants_cpp.py --list                # the mutants and what each plants
   scripts/mutants_cpp.py --json out.json       # also the results as JSON
   scripts/mutants_cpp.py --work DIR            # scratch directory (default: build-mutants/ in the tree)
+  scripts/mutants_cpp.py --quick               # stop each fault at the first tier of tests that catches it
+  scripts/mutants_cpp.py --report a.json b.json   # the table of a run done in parts (later files win)
 
 The baseline runs the whole slice (about four minutes on two idle cores), each mutant what it can
 reach; the full list takes hours on a shared machine: run it at nice 19
@@ -498,6 +500,32 @@ def short(names, limit):
     return ", ".join(names[:limit]) + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 
+def report(rows, target, out=sys.stdout):
+    """The table of results (one dict per mutant, in list order) and the kill rate; exit code by target."""
+    # A mutant that does not compile is no test's kill: it is reported and left out of the rate.
+    broken = [x for x in rows if x["status"] == "build"]
+    rows = [x for x in rows if x["status"] != "build"]
+    killed = [x for x in rows if x["status"] in ("killed", "timeout")]
+    survived = [x for x in rows if x["status"] == "survived"]
+    print("| mutant | area | result | tests run | failing | which |", file=out)
+    print("|---|---|---|---:|---:|---|", file=out)
+    for x in rows:
+        part = "" if x.get("complete", True) else " (quick: the first tier that failed)"
+        print(f"| {x['id']} | {x['area']} | {x['status']} | {x.get('ran', 0)} of {x.get('of', 0)} | "
+              f"{len(x['failed'])} | {short(x['failed'], 6)}{part} |", file=out)
+    rate = 100.0 * len(killed) / len(rows) if rows else 0.0
+    print(f"\n{len(killed)} of {len(rows)} mutants killed ({rate:.1f} %)", file=out)
+    single = [x for x in rows if x["status"] == "killed" and len(x["failed"]) == 1]
+    if single:
+        print("one failing test in the tiers run: " + "; ".join(f"{x['id']} ({x['failed'][0]})" for x in single),
+              file=out)
+    if survived:
+        print("survivors: " + "; ".join(f"{x['id']} ({x['what']})" for x in survived), file=out)
+    if broken:
+        print("do not compile (left out): " + ", ".join(x["id"] for x in broken), file=out)
+    return killed, rows, rate
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
@@ -513,7 +541,21 @@ def main():
                          "it, then the reachable ones from the fastest): the kill rate is the same, the list "
                          "of catching tests may be shorter")
     ap.add_argument("--skip-baseline", action="store_true", help="trust that the unmutated tree passes")
+    ap.add_argument("--report", nargs="+", metavar="JSON",
+                    help="print the table of earlier runs' JSON files (a later file's result for a mutant wins)")
     args = ap.parse_args()
+
+    if args.report:
+        results = {}
+        for path in args.report:
+            with open(path) as f:
+                results.update({k: v for k, v in json.load(f)["results"].items() if k != "baseline"})
+        rows = [results[m["id"]] for m in MUTANTS if m["id"] in results]
+        missing = [m["id"] for m in MUTANTS if m["id"] not in results]
+        _, _, rate = report(rows, args.target)
+        if missing:
+            print(f"not run: {', '.join(missing)}")
+        return 0 if rate >= args.target and not missing else 1
 
     check_list(MUTANTS)
     chosen = MUTANTS
@@ -564,27 +606,7 @@ def main():
         print(f"[mutants] warning: rebuilt unmutated binaries differ from the first build: {', '.join(drift)}",
               file=sys.stderr)
 
-    rows = [results[m["id"]] for m in chosen]
-    # A mutant that does not compile is no test's kill: it is reported and left out of the rate.
-    broken = [x for x in rows if x["status"] == "build"]
-    rows = [x for x in rows if x["status"] != "build"]
-    killed = [x for x in rows if x["status"] in ("killed", "timeout")]
-    survived = [x for x in rows if x["status"] == "survived"]
-    print("| mutant | area | result | tests run | failing | which |")
-    print("|---|---|---|---:|---:|---|")
-    for x in rows:
-        part = "" if x.get("complete", True) else " (quick: first tier that failed)"
-        print(f"| {x['id']} | {x['area']} | {x['status']} | {x.get('ran', 0)} of {x.get('of', 0)} | "
-              f"{len(x['failed'])} | {short(x['failed'], 6)}{part} |")
-    rate = 100.0 * len(killed) / len(rows) if rows else 0.0
-    print(f"\n{len(killed)} of {len(rows)} mutants killed ({rate:.1f} %)")
-    single = [x for x in rows if x["status"] == "killed" and len(x["failed"]) == 1]
-    if single:
-        print("caught by exactly one test: " + "; ".join(f"{x['id']} ({x['failed'][0]})" for x in single))
-    if survived:
-        print("survivors: " + "; ".join(f"{x['id']} ({x['what']})" for x in survived))
-    if broken:
-        print("do not compile (left out): " + ", ".join(x["id"] for x in broken))
+    killed, rows, rate = report([results[m["id"]] for m in chosen], args.target)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"labels": args.labels, "quick": args.quick, "results": results, "killed": len(killed),
