@@ -5,7 +5,8 @@
 # incrementally.
 #   scripts/setup.sh              # Release build in ./build
 #   scripts/setup.sh --plots      # also python3-matplotlib, for the figures of scripts/reproduce_tseng.py
-#   scripts/setup.sh --synth      # also yosys, for the area figures of scripts/synth.sh
+#   scripts/setup.sh --synth      # also the synthesis flow of scripts/synth.sh: OpenSTA and ABC
+#                                 # (apt), yosys and the OSU 0.18 um liberty (extracted into ~/.cache/torx)
 #   BUILD_DIR=out JOBS=4 scripts/setup.sh
 # Installing needs root: run it as root (a bare Debian machine has no sudo), or as a user who may
 # run `sudo apt-get`. A user with neither can have an administrator run the apt-get line it prints,
@@ -19,14 +20,19 @@ JOBS=${JOBS:-$(nproc)}
 # (models/); verilator: the RTL router (hw/).
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
           libfmt-dev libsystemc-dev python3 verilator)
+synth=0
 for arg in "$@"; do
   case $arg in
     # Optional: only the reproduction figures need matplotlib, and it brings numpy, scipy, pythran
     # and the Boost headers with it.
     --plots) packages+=(python3-matplotlib) ;;
-    # Optional: yosys, for the area figures of scripts/synth.sh.
-    --synth) packages+=(yosys) ;;
-    -h|--help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    # Optional: the synthesis flow (scripts/synth.sh, docs/area.md). Debian's yosys package depends on
+    # xdot (GTK, graphviz: about 140 MB) for `yosys show`, which the flow never runs: yosys and the
+    # liberty (qflow-tech-osu018, which depends on all of qflow) are extracted from their packages
+    # into the cache instead (scripts/synth.sh --fetch; a yosys on PATH is used first), next to
+    # OpenSTA and ABC from apt (about 10 MB in all).
+    --synth) packages+=(opensta berkeley-abc); synth=1 ;;
+    -h|--help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "[setup] unknown option '$arg' (known: --plots, --synth)" >&2; exit 2 ;;
   esac
 done
@@ -57,6 +63,11 @@ if ((${#missing[@]})); then
   say "packages installed ($((SECONDS - started)) s so far)"
 else
   say "every package is installed"
+fi
+
+if ((synth)); then
+  say "fetching yosys and the OSU 0.18 um liberty for scripts/synth.sh (apt-get download, dpkg -x)"
+  python3 scripts/synth.py --fetch
 fi
 
 say "configuring ${BUILD_DIR} (cmake, Release)"

@@ -7,6 +7,7 @@
 #  - as a user with sudo it uses sudo;
 #  - it says what it does (installing, configuring, building) and lets apt-get and cmake talk;
 #  - python3-matplotlib is installed only with --plots;
+#  - --synth installs OpenSTA and ABC and has scripts/synth.py fetch yosys and the liberty;
 #  - the demonstration scripts do not silence it.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,6 +32,7 @@ stubs() {
   printf '#!/bin/sh\necho 2\n' >"$bin/nproc"
   printf '#!/bin/sh\necho "apt-get $*" >>%s\necho "apt-get is talking"\n' "$tmp/calls" >"$bin/apt-get"
   printf '#!/bin/sh\necho "cmake $*" >>%s\necho "cmake is talking"\n' "$tmp/calls" >"$bin/cmake"
+  printf '#!/bin/sh\necho "python3 $*" >>%s\n' "$tmp/calls" >"$bin/python3"
   if [ "$3" = 1 ]; then
     printf '#!/bin/sh\necho "install ok installed"\n' >"$bin/dpkg-query"
   else
@@ -65,6 +67,14 @@ check "matplotlib is not installed by default" hasnt "python3-matplotlib" "$tmp/
 
 run_setup --plots
 check "--plots installs python3-matplotlib" has "^apt-get install .*python3-matplotlib" "$tmp/calls"
+check "the synthesis flow is not installed by default" hasnt "opensta\|synth.py" "$tmp/calls"
+
+run_setup --synth
+check "--synth: exit 0" test "$rc" = 0
+check "--synth installs OpenSTA and ABC, not yosys's package" \
+  bash -c "grep -q '^apt-get install .*opensta berkeley-abc' '$tmp/calls' && ! grep -q '^apt-get install.* yosys' '$tmp/calls'"
+check "--synth fetches yosys and the liberty" has "^python3 scripts/synth.py --fetch" "$tmp/calls"
+check "--synth says so" has "fetching yosys and the OSU" "$tmp/out"
 
 # A user without sudo.
 stubs 1000 0 0

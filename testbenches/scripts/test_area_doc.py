@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Checks docs/area.md against its data, docs/area/area.json, without running any tool: the page is
+# what `scripts/synth.sh --render` makes of the data (no hand edits), the data holds every
+# configuration of synth.py's TABLE with the RTL parameters the table gives today (a changed table
+# or a changed default needs `scripts/synth.sh --update-docs`), and each row's figures are sane
+# (µm² > 0, NAND2 eq. = µm² / the NAND2's, fmax = 1000 / the path, a named start and end).
+# Usage: test_area_doc.py [AREA_MD AREA_JSON] (default: the tree's).
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import synth  # noqa: E402
+
+failures = 0
+
+
+def check(what, ok):
+    global failures
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures += 1
+
+
+def main(argv):
+    md = argv[0] if argv else os.path.join(ROOT, "docs", "area.md")
+    data = argv[1] if len(argv) > 1 else os.path.join(ROOT, "docs", "area", "area.json")
+    with open(data) as fh:
+        doc = json.load(fh)
+    with open(md) as fh:
+        page = fh.read()
+    check(f"{os.path.basename(data)} is {synth.SCHEMA}", doc.get("schema") == synth.SCHEMA)
+    rendered = synth.render_doc(doc)
+    if rendered != page:
+        a, b = rendered.splitlines(), page.splitlines()
+        first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        print(f"     first difference at line {first + 1}:\n     rendered: {a[first] if first < len(a) else '<end>'}"
+              f"\n     page:     {b[first] if first < len(b) else '<end>'}")
+    check("the page is the rendering of its data (scripts/synth.sh --render)", rendered == page)
+
+    tops = {r["params"]["config"]: r for r in doc["modules"] if "critical_path_ns" in r}
+    want = {c["name"]: c for c in synth.table_configs()}
+    check(f"every configuration of the table is in the data ({len(want)})", set(tops) == set(want))
+    nand2 = doc["tools"]["nand2_um2"]
+    for name, c in want.items():
+        r = tops.get(name)
+        if r is None:
+            continue
+        params = {k: v for k, v in r["params"].items() if k != "config"}
+        ok = (params == c["rtl"] and r["name"] == c["top"] and r["um2"] > 0 and
+              abs(r["nand2_eq"] - r["um2"] / nand2) < 0.1 and r["critical_path_ns"] > 0 and
+              abs(r["fmax_mhz"] - 1000 / r["critical_path_ns"]) < 0.051 and r["flops"] > 0 and
+              all(r["critical_path"][e]["register"] and r["critical_path"][e]["stage"] for e in ("start", "end")) and
+              r["datapath"]["critical_path_ns"] <= r["critical_path_ns"] + 1e-9)
+        check(f"{name}: {c['top']} with today's parameters, {r['um2']:,.0f} µm², {r['critical_path_ns']} ns", ok)
+    print(f"{failures} check(s) failed" if failures else "all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
