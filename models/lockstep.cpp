@@ -26,6 +26,10 @@ void LockstepCoverage::merge(const LockstepCoverage& o) {
   sa_in_wraps += o.sa_in_wraps;
   va_groups += o.va_groups;
   va_wraps += o.va_wraps;
+  va_vc_groups += o.va_vc_groups;
+  va_vc_wraps += o.va_vc_wraps;
+  gossip_routers += o.gossip_routers;
+  gossip_rr_wraps += o.gossip_rr_wraps;
   for (int i = 0; i < 8; ++i) class_vcs_used[i] += o.class_vcs_used[i];
   output_vcs_preempted += o.output_vcs_preempted;
   output_vcs_nested += o.output_vcs_nested;
@@ -37,9 +41,12 @@ std::string LockstepCoverage::describe() const {
     if (class_vcs_used[i]) classes += fmt::format("{}class {}: {}", classes.empty() ? "" : ", ", i, class_vcs_used[i]);
   return fmt::format(
       "input VCs full {}/{}, heads waited for a VC {}/{}; output VCs used {}/{} ({}), out of credits {}/{}; "
-      "arbiter wraps: switch input {}/{}, switch output {}/{}, VC allocator {}/{}; {} blocked VC-cycles{}",
+      "arbiter wraps: switch input {}/{}, switch output {}/{}, VC allocator {}/{}{}{}; {} blocked VC-cycles{}",
       input_vcs_full, input_vcs, input_vcs_waited, input_vcs, output_vcs_used, output_vcs, classes.empty() ? "none" : classes,
-      output_vcs_no_credit, output_vcs, sa_in_wraps, input_ports, sa_out_wraps, output_ports, va_wraps, va_groups, blocked,
+      output_vcs_no_credit, output_vcs, sa_in_wraps, input_ports, sa_out_wraps, output_ports, va_wraps, va_groups,
+      // Shown only where they exist, so that the one-VC-per-class report reads as before.
+      va_vc_groups ? fmt::format(", within a class {}/{}", va_vc_wraps, va_vc_groups) : "",
+      gossip_routers ? fmt::format(", gossip claims {}/{}", gossip_rr_wraps, gossip_routers) : "", blocked,
       output_vcs_preempted ? fmt::format("; output VCs preempted {}/{}, nested {}", output_vcs_preempted, output_vcs,
                                          output_vcs_nested)
                            : "");
@@ -64,6 +71,11 @@ LockstepCore::LockstepCore(int router, std::vector<std::string> port_names, std:
   in_wrap_.assign(static_cast<size_t>(s.ports()), 0);
   out_wrap_.assign(static_cast<size_t>(s.ports()), 0);
   va_wrap_.assign(prev_.fields[RouterSnapshot::kVaRr].values.size(), 0);
+  // va_vc_rr_q ranges over the VCs of a class: it can move only on network ports with V >= 2.
+  for (int o = 0; o < s.ports(); ++o)
+    for (int c = 0; c < s.classes(o); ++c)
+      va_vc_movable_.push_back(o < s.network_ports() && s.vcs_per_class >= 2);
+  va_vc_wrap_.assign(va_vc_movable_.size(), 0);
 }
 
 void LockstepCore::reset() {
@@ -111,6 +123,10 @@ void LockstepCore::cycle(uint64_t now, const PortWires* in, PortWires* out) {
     out_wrap_[p] |= v(RouterSnapshot::kSaOutRr)[p] < pv(RouterSnapshot::kSaOutRr)[p];
   }
   for (size_t k = 0; k < va_wrap_.size(); ++k) va_wrap_[k] |= v(RouterSnapshot::kVaRr)[k] < pv(RouterSnapshot::kVaRr)[k];
+  for (size_t k = 0; k < va_vc_wrap_.size(); ++k)
+    va_vc_wrap_[k] |= v(RouterSnapshot::kVaVcRr)[k] < pv(RouterSnapshot::kVaVcRr)[k];
+  if (!v(RouterSnapshot::kGossipRr).empty())
+    gossip_wrap_ |= v(RouterSnapshot::kGossipRr)[0] < pv(RouterSnapshot::kGossipRr)[0];
   std::swap(prev_, snap_a_);
 }
 
@@ -145,6 +161,13 @@ const LockstepCoverage& LockstepCore::coverage() const {
     c.sa_out_wraps += out_wrap_[p];
   }
   for (uint8_t w : va_wrap_) c.va_wraps += w;
+  c.va_vc_groups = c.va_vc_wraps = 0;
+  for (size_t k = 0; k < va_vc_wrap_.size(); ++k) {
+    c.va_vc_groups += va_vc_movable_[k];
+    c.va_vc_wraps += va_vc_movable_[k] && va_vc_wrap_[k];
+  }
+  c.gossip_routers = s.gossip_packet_flits > 0 && !snap_a_.fields[RouterSnapshot::kGossipRr].values.empty();
+  c.gossip_rr_wraps = c.gossip_routers && gossip_wrap_;
   return c;
 }
 

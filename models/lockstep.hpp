@@ -14,6 +14,10 @@
 // Coverage: a quiet million cycles must not pass for coverage, so the pair also records which
 // router states its inputs drove it through (LockstepCoverage): VC buffers that were full, output
 // VCs out of credits, heads that waited for a VC, each VC class used, arbiter pointers that wrapped.
+// Every arbiter pointer of the contract is covered (switch input and output stages, the VC
+// allocator's input pointer and its pointer within a class, the gossip claim pointer): a pointer
+// that never moves in the C++ router is in both cores of a C++-against-C++ run, so the comparison
+// cannot see it, but its wrap count stays at zero (testbenches/models/test_pointer_coverage.cpp).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +52,10 @@ struct LockstepCoverage {
   uint64_t output_ports = 0, sa_out_wraps = 0;   // output-stage pointer came back to a lower input
   uint64_t input_ports = 0, sa_in_wraps = 0;     // input-stage pointer came back to a lower VC
   uint64_t va_groups = 0, va_wraps = 0;          // VC allocator pointers that wrapped
+  // The VC allocator's pointers within a class (va_vc_rr_q) that can move (network ports with 2 or
+  // more VCs per class) and those that wrapped; gossip routers' claim pointers (gossip_rr_q).
+  uint64_t va_vc_groups = 0, va_vc_wraps = 0;
+  uint64_t gossip_routers = 0, gossip_rr_wraps = 0;
   uint64_t class_vcs_used[8] = {};               // output VCs used per VC class (dateline 0/1, order)
   uint64_t output_vcs_preempted = 0, output_vcs_nested = 0;  // preempted once; twice at a time (priority)
   void merge(const LockstepCoverage& o);
@@ -83,6 +91,8 @@ class LockstepCore final : public RouterCore {
   RouterSnapshot snap_a_, snap_b_, prev_;
   // Coverage flags per input VC / output VC / port / (port, class); summed in coverage().
   std::vector<uint8_t> ivc_full_, ivc_waited_, ovc_used_, ovc_dry_, ovc_preempted_, in_wrap_, out_wrap_, va_wrap_;
+  std::vector<uint8_t> va_vc_movable_, va_vc_wrap_;  // per (port, class): V >= 2 on a network port; wrapped
+  uint8_t gossip_wrap_ = 0;
   mutable LockstepCoverage cov_;
 };
 

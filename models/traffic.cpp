@@ -10,15 +10,6 @@
 
 namespace torx::model {
 
-namespace {
-uint64_t mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
 const char* traffic_pattern_name(TrafficPattern p) {
   switch (p) {
     case TrafficPattern::kUniform: return "uniform";
@@ -29,12 +20,30 @@ const char* traffic_pattern_name(TrafficPattern p) {
 }
 
 uint64_t TrafficSource::payload_word(uint32_t msg, uint32_t seq, uint32_t w) {
-  return mix((uint64_t{msg} << 32) ^ (uint64_t{seq} << 6) ^ w);
+  return traffic_mix((uint64_t{msg} << 32) ^ (uint64_t{seq} << 6) ^ w);
+}
+
+void fill_traffic_payload(Flit& f, uint32_t msg, uint32_t seq, uint32_t flit_bytes) {
+  std::memset(f.payload, 0, sizeof(f.payload));
+  for (uint32_t i = 0; i < (flit_bytes + 7) / 8; ++i) f.payload[i] = TrafficSource::payload_word(msg, seq, i);
+  if (flit_bytes % 8) f.payload[flit_bytes / 8] &= (uint64_t{1} << (8 * (flit_bytes % 8))) - 1;
+}
+
+bool traffic_payload_ok(const Flit& f, uint32_t flit_bytes) {
+  uint64_t want[kMaxFlitWords] = {};
+  for (uint32_t w = 0; w < (flit_bytes + 7) / 8; ++w) want[w] = TrafficSource::payload_word(f.msg, f.seq, w);
+  if (flit_bytes % 8) want[flit_bytes / 8] &= (uint64_t{1} << (8 * (flit_bytes % 8))) - 1;
+  return std::memcmp(want, f.payload, (flit_bytes + 7) / 8 * 8) == 0;
 }
 
 TrafficSource::TrafficSource(const sw::Topology& topo, sw::NodeId node, int channels, const TrafficConfig& cfg,
                              NetworkCounters* counters, Scheduler* sched)
-    : topo_(topo), node_(node), cfg_(cfg), counters_(counters), sched_(sched), rng_(mix(cfg.seed ^ mix(node))) {
+    : topo_(topo),
+      node_(node),
+      cfg_(cfg),
+      counters_(counters),
+      sched_(sched),
+      rng_(traffic_mix(cfg.seed ^ traffic_mix(node))) {
   TORX_MODEL_CHECK(cfg.load > 0 && cfg.load <= 1 && cfg.max_worm_flits >= 1 && cfg.queue_limit >= 1,
                    "traffic configuration out of range");
   TORX_MODEL_CHECK(cfg.flit_bytes >= 1 && cfg.flit_bytes <= kMaxFlitBytes, "flit width out of range");
@@ -158,11 +167,7 @@ void TrafficSource::receive(const Flit& f, Ejection& e) {
     throw std::logic_error(fmt::format("traffic: node {}: flit {} of message {} arrived, expected flit {} of message {}",
                                        node_, f.seq, f.msg, e.next_seq, e.msg));
   ++e.next_seq;
-  const uint32_t fb = cfg_.flit_bytes;
-  uint64_t want[kMaxFlitWords] = {};
-  for (uint32_t w = 0; w < (fb + 7) / 8; ++w) want[w] = payload_word(f.msg, f.seq, w);
-  if (fb % 8) want[fb / 8] &= (uint64_t{1} << (8 * (fb % 8))) - 1;
-  if (std::memcmp(want, f.payload, (fb + 7) / 8 * 8) != 0)
+  if (!traffic_payload_ok(f, cfg_.flit_bytes))
     throw std::logic_error(fmt::format("traffic: node {}: flit {} of message {} arrived with a corrupted payload",
                                        node_, f.seq, f.msg));
   ++totals_.flits_delivered;
@@ -231,10 +236,7 @@ void TrafficSource::evaluate(uint64_t now, int lane) {
       f.start_dim = w.route.start_dim;
       f.neg_mask = w.route.neg_mask;
       f.priority = w.level;
-      std::memset(f.payload, 0, sizeof(f.payload));
-      const uint32_t fb = cfg_.flit_bytes;
-      for (uint32_t i = 0; i < (fb + 7) / 8; ++i) f.payload[i] = payload_word(w.msg, c.next_flit, i);
-      if (fb % 8) f.payload[fb / 8] &= (uint64_t{1} << (8 * (fb % 8))) - 1;
+      fill_traffic_payload(f, w.msg, c.next_flit, cfg_.flit_bytes);
     });
     slot = c.link->next_slot(slot);
     --c.credits;

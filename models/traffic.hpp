@@ -35,6 +35,20 @@
 
 namespace torx::model {
 
+// SplitMix64's finaliser: seeds the sources' generators from (seed, node) and hashes payloads.
+inline uint64_t traffic_mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// The payload of flit `seq` of message `msg`: flit_bytes bytes of TrafficSource::payload_word
+// (the rest of the flit's payload zero). TrafficSource and SyntheticSource (synthetic_source.hpp)
+// fill their flits with it and check every delivered flit against it.
+void fill_traffic_payload(Flit& f, uint32_t msg, uint32_t seq, uint32_t flit_bytes);
+bool traffic_payload_ok(const Flit& f, uint32_t flit_bytes);
+
 enum class TrafficPattern : uint8_t { kUniform, kHotspot, kNeighbour };
 const char* traffic_pattern_name(TrafficPattern p);
 

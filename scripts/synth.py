@@ -441,11 +441,23 @@ def sources():
     return sorted(os.path.join(HW, f) for f in os.listdir(HW) if f.endswith(".sv"))
 
 
+# Sub-units that exist so that one piece of RTL serves several units; synthesized inside their users.
+INLINED = ("torx_cfg_loader", "torx_input_pipe", "torx_vc_fifo")
+
+
 def yosys_script(cfg, lib, clock_ns, flatten):
     chp = " ".join(f"-set {k} {v}" for k, v in cfg["rtl"].items())
     return "\n".join([
         f"read_verilog -sv -I{HW} " + " ".join(sources()),
         f"chparam {chp} {cfg['top']}",
+        # The shared sub-units (docs/rtl.md: the configuration loader, the input pipeline, the VC
+        # buffer) are mapped inside the unit that uses them, as before they were shared: a unit's
+        # figures are its whole logic, optimized across those boundaries.
+        f"hierarchy -top {cfg['top']}",
+        "setattr -mod -set keep_hierarchy 1 *",
+        "setattr -mod -unset keep_hierarchy " + " ".join(f"*{m}*" for m in INLINED),
+        "flatten",
+        "setattr -mod -unset keep_hierarchy *",
         f"synth -top {cfg['top']}" + (" -flatten" if flatten else ""),
         "tee -q -o generic.stat stat",
         f"dfflibmap -liberty {lib}",
@@ -699,8 +711,8 @@ class Hierarchy:
 
 # Pipeline stage of a register (docs/timing-contract.md, "Router pipeline"), by unit and name.
 STAGES = [
-    (r"input_unit|gossip_router", r"pipe_(valid|flit)_q", "input pipeline"),
-    (r"input_unit|gossip_router", r"(fifo|next)_q|(rd|wr)_ptr_q|used_q|head_q|tail_q", "VC buffer"),
+    (r"input_unit|input_pipe|gossip_router", r"pipe_(valid|flit)_q", "input pipeline"),
+    (r"input_unit|vc_fifo|gossip_router", r"(fifo|next)_q|(rd|wr)_ptr_q|used_q|head_q|tail_q", "VC buffer"),
     (r"input_unit|gossip_router", r"ivc_\w+_q|gossip_targets_q", "input VC state"),
     (r"input_unit|gossip_router", r"(late_)?(credit_valid|credit_vc|late_valid|late_vc)_q", "credit out register"),
     (r"vc_alloc", r"va_\w+_q", "VC allocator pointer"),
@@ -709,7 +721,7 @@ STAGES = [
     (r"output_unit|gossip_router", r"ovc_\w+_q", "output VC state"),
     (r"output_unit|gossip_router", r"flit_(valid_|body_)?q", "output link register"),
     (r"routing_unit", r"table_q", "routing table"),
-    (r"routing_unit|gossip_unit|barrier", r"(word|sum|err|err_word|radix_err|radix|end_word|dim|idx|entries_done|"
+    (r"routing_unit|gossip_unit|barrier|cfg_loader", r"(word|sum|err|err_word|radix_err|radix|end_word|dim|idx|entries_done|"
      r"two_dl|order_max|done|error|out_word|out_code|mutated|rules|overrun|hdr_\w+|oth_\w+|code|pad)_q",
      "configuration loader"),
     (r"barrier", r"(parent|child_mask)_q", "barrier tree (static once loaded)"),

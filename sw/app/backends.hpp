@@ -2,7 +2,7 @@
 // Inside the application layer: what each model of this build offers. models.cpp holds the one table
 // of models (which this build has, their back ends, their limits, torx cosim); cycle_backend.cpp
 // implements the cycle and rtl back ends (the rtl one is the cycle one with Verilated routers and
-// barrier units), cosim_rtl.cpp the co-simulation. Nothing outside sw/app includes this header.
+// barrier units), cosim_rtl.cpp the co-simulation, traffic_models.cpp torx traffic. Nothing outside sw/app includes this header.
 #pragma once
 
 #include <memory>
@@ -10,6 +10,7 @@
 
 #include "app/cosim.hpp"
 #include "app/run.hpp"
+#include "app/traffic.hpp"
 
 namespace torx::model {
 class RouterFactory;
@@ -27,6 +28,8 @@ struct ModelEntry {
   void (*check_sizes)(std::string_view, const sw::CostModel&);  // its flit and block sizes (null: any)
   void (*check_memory)(const RunRequest&);            // the network's memory estimate (null: none)
   CosimReport (*cosim)(const CosimRequest&);          // torx cosim against it (the rtl model only)
+  void (*check_traffic)(const TrafficRequest&);       // torx traffic's model-side checks (null: no traffic)
+  TrafficReport (*traffic)(const TrafficRequest&, const TrafficProgressFn&);  // torx traffic on it
 };
 // The entry of `m` (models.cpp).
 const ModelEntry& model_entry(ModelKind m);
@@ -41,6 +44,13 @@ model::CycleOptions cycle_options(const NetworkRequest& r);
 void check_cycle_sizes(std::string_view model, const sw::CostModel& cost);
 // The network alone, estimated before the schedule is generated, against the memory limit.
 void check_cycle_memory(const RunRequest& r);
+
+// traffic_models.cpp: torx traffic's checks that need the models (a pattern's requirements on the
+// network, the matrix file, the memory estimate), and its runs on the network with the C++ routers
+// (`routers` null) or the factory's.
+void check_synthetic(const TrafficRequest& r);
+TrafficReport run_synthetic(const TrafficRequest& r, const model::RouterFactory* routers,
+                            const TrafficProgressFn& progress);
 
 // cosim_rtl.cpp: runs a validated co-simulation request (the C++ routers against the Verilated RTL).
 CosimReport run_rtl_cosim(const CosimRequest& r);

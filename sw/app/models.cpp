@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one place that knows which models this build has: the step model always; the cycle model when
 // the models are built (SystemC: TORX_HAVE_MODELS); the rtl model and torx cosim when hw/ is too
-// (Verilator: TORX_HAVE_RTL). Everything else asks model_entry(), model_available() or make_backend().
+// (Verilator: TORX_HAVE_RTL). torx traffic runs on the cycle and rtl models. Everything else asks model_entry(), model_available() or make_backend().
 #include <fmt/format.h>
 
 #include "app/backends.hpp"
@@ -21,24 +21,33 @@ namespace {
 
 #ifdef TORX_HAVE_MODELS
 std::unique_ptr<Backend> make_cycle() { return make_cycle_backend(nullptr, nullptr); }
+TrafficReport traffic_cycle(const TrafficRequest& r, const TrafficProgressFn& progress) {
+  return run_synthetic(r, nullptr, progress);
+}
 #endif
 #ifdef TORX_HAVE_RTL
 std::unique_ptr<Backend> make_rtl() {
   return make_cycle_backend(std::make_unique<rtl::RtlRouterFactory>(), std::make_unique<rtl::RtlBarrierFactory>());
 }
+TrafficReport traffic_rtl(const TrafficRequest& r, const TrafficProgressFn& progress) {
+  const rtl::RtlRouterFactory routers;
+  return run_synthetic(r, &routers, progress);
+}
 #endif
 
 const ModelEntry kModels[] = {
-    {ModelKind::kStep, true, "step", nullptr, nullptr, nullptr, nullptr},
+    {ModelKind::kStep, true, "step", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
 #ifdef TORX_HAVE_MODELS
-    {ModelKind::kCycle, true, "cycle-accurate SystemC", make_cycle, check_cycle_sizes, check_cycle_memory, nullptr},
+    {ModelKind::kCycle, true, "cycle-accurate SystemC", make_cycle, check_cycle_sizes, check_cycle_memory, nullptr,
+     check_synthetic, traffic_cycle},
 #else
-    {ModelKind::kCycle, false, "cycle-accurate SystemC", nullptr, nullptr, nullptr, nullptr},
+    {ModelKind::kCycle, false, "cycle-accurate SystemC", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
 #endif
 #ifdef TORX_HAVE_RTL
-    {ModelKind::kRtl, true, "Verilated RTL", make_rtl, check_cycle_sizes, check_cycle_memory, run_rtl_cosim},
+    {ModelKind::kRtl, true, "Verilated RTL", make_rtl, check_cycle_sizes, check_cycle_memory, run_rtl_cosim,
+     check_synthetic, traffic_rtl},
 #else
-    {ModelKind::kRtl, false, "Verilated RTL", nullptr, nullptr, nullptr, nullptr},
+    {ModelKind::kRtl, false, "Verilated RTL", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
 #endif
 };
 

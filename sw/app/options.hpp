@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The command line's options of torx run, check, stats and cosim, as the application layer defines
+// The command line's options of torx run, check, stats, cosim and traffic, as the application layer defines
 // them: their numeric ranges (one table: the parser and the validation read the same bounds) and
 // their words as typed, with one parser that turns the words into typed requests (RunRequest,
-// CosimRequest) and validates them (validate_request, validate_cosim). The CLI (sw/cli) binds the
+// CosimRequest, TrafficRequest) and validates them (validate_request, validate_cosim,
+// validate_traffic). The CLI (sw/cli) binds the
 // words to its flags, calls these and prints; it decides nothing about them.
 #pragma once
 
@@ -12,6 +13,7 @@
 
 #include "app/cosim.hpp"
 #include "app/run.hpp"
+#include "app/traffic.hpp"
 
 namespace torx::app {
 
@@ -31,6 +33,13 @@ inline constexpr CountOption kCyclesOption{"--cycles", 1, uint64_t{1} << 32};
 inline constexpr CountOption kMaxWormFlitsOption{"--max-worm-flits", 1, 4096};
 inline constexpr CountOption kBarrierEveryOption{"--barrier-every", 0, uint64_t{1} << 32};
 inline constexpr CountOption kMutantOption{"--mutant", 0, 99};
+// torx traffic
+inline constexpr CountOption kPacketFlitsOption{"--packet-flits", 1, 4096};
+inline constexpr CountOption kTrafficFlitBytesOption{"--flit-bytes", 1, 32};
+inline constexpr CountOption kWarmupOption{"--warmup", 0, uint64_t{1} << 40};
+inline constexpr CountOption kMeasureOption{"--measure", 1, uint64_t{1} << 40};
+inline constexpr CountOption kDrainOption{"--drain", 0, uint64_t{1} << 40};
+inline constexpr CountOption kQueueLimitOption{"--queue-limit", 1, uint64_t{1} << 31};
 
 // A non-negative whole number: digits only (no sign, no wrap-around), within the option's range;
 // throws sw::InputError naming the option otherwise.
@@ -78,8 +87,44 @@ struct CosimWords : NetworkWords {
   bool mixed_orders = false;
 };
 
+// torx traffic's words (defaults as documented; empty: not given).
+struct TrafficWords {
+  std::string topo;
+  bool mesh = false;
+  std::string pattern = "uniform";
+  std::string rate;
+  std::string sweep;                    // RATES, FROM:TO:STEP or auto
+  std::string sweep_tolerance = "0.01";
+  std::string packet_flits;
+  std::string packet_dist;
+  std::string flit_bytes = "16";
+  std::string injection = "bernoulli";
+  std::string burst_alpha, burst_beta, burst_r1;
+  std::vector<std::string> hotspots;
+  std::string hotspot_fraction;
+  std::string matrix;
+  std::string warmup = "3000", measure = "10000", drain = "10000";
+  std::string saturation_ratio = "0.99";
+  std::string ties = "random";
+  std::string queue_limit = "1024";
+  std::string model = "cycle";
+  std::vector<std::string> params;      // NAME=VALUE
+  std::string watchdog;
+  std::string seed = "1";
+  std::string label;
+  std::string max_memory;
+  std::string fault;
+};
+
+// "0.1", "0.1,0.2,0.4" or "0.05:0.5:0.05" (from, to inclusive, step): the rates; throws
+// sw::InputError naming `option` for anything else (a rate outside (0, 1], more than 1000 rates).
+std::vector<double> parse_rates(const std::string& text, const char* option);
+// "4" or "1:1,8:1" (flits:weight, ...); throws sw::InputError naming `option`.
+std::vector<std::pair<uint32_t, double>> parse_packet_sizes(const std::string& text, const char* option);
+
 // The words as a typed request, validated (the request as run). `count_only`: torx stats.
 RunRequest parse_run(const RunWords& w, bool count_only);
 CosimRequest parse_cosim(const CosimWords& w);
+TrafficRequest parse_traffic(const TrafficWords& w);
 
 }  // namespace torx::app

@@ -315,9 +315,197 @@ std::string steps_svg(const json& doc, const std::string& origin) {
   return s + "</svg>\n";
 }
 
+// Axis ticks for any positive range (fractions included): 1, 2 or 5 times a power of ten.
+double axis_step(double range, int ticks) {
+  const double raw = range / std::max(1, ticks);
+  if (!(raw > 0)) return 1;
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw * (1 - 1e-9)) return m * p;
+  return 10 * p;
+}
+
+std::string tick_label(double v, double step) {
+  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
+// Ten colours that stay apart for one another and for colour-blind readers (Tableau 10).
+const char* series_colour(size_t i) {
+  static constexpr const char* kColours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                             "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+  return kColours[i % 10];
+}
+
+struct Series {
+  std::string label;
+  struct Point {
+    double offered, plat, nlat;
+    bool saturated;
+  };
+  std::vector<Point> points;
+};
+
+// What the settings of a traffic document are, as "name value" words (for labels from differences).
+std::vector<std::pair<std::string, std::string>> traffic_settings(const json& d) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string dims;
+  for (const json& r : d["topology"]["dims"]) dims += (dims.empty() ? "" : "x") + std::to_string(r.get<int>());
+  out.emplace_back("topology", dims + (d["topology"].value("wrap", true) ? " torus" : " mesh"));
+  out.emplace_back("pattern", d["pattern"].value("description", d["pattern"].value("name", std::string("?"))));
+  out.emplace_back("model", d.value("model", std::string("?")));
+  out.emplace_back("injection", d["injection"].value("process", std::string("?")));
+  out.emplace_back("packet", fmt::format("{:g} flits", d.value("mean_packet_flits", 0.0)));
+  out.emplace_back("routes", d.value("routes", std::string()));
+  if (d.contains("params") && d["params"].is_object())
+    for (const auto& [k, v] : d["params"].items())
+      if (k != "threads" && k != "watchdog_cycles" && k != "max_cycles") out.emplace_back(k, v.dump());
+  return out;
+}
+
+std::string latency_svg(const std::vector<std::pair<std::string, json>>& docs) {
+  // Labels: a document's own, else the settings in which the documents differ.
+  std::vector<std::vector<std::pair<std::string, std::string>>> settings;
+  for (const auto& [origin, d] : docs) settings.push_back(traffic_settings(d));
+  std::vector<Series> series;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    const json& d = docs[i].second;
+    Series s;
+    s.label = d.value("label", std::string());
+    if (s.label.empty()) {
+      for (const auto& [k, v] : settings[i]) {
+        bool differs = false;
+        for (size_t j = 0; j < docs.size() && !differs; ++j) {
+          if (j == i) continue;
+          bool found = false;
+          for (const auto& [k2, v2] : settings[j])
+            if (k2 == k) found = true, differs |= v2 != v;
+          differs |= !found;
+        }
+        if (differs) s.label += (s.label.empty() ? "" : ", ") + (k == "topology" || k == "pattern" || k == "model" ? v : k + " " + v);
+      }
+      if (s.label.empty()) s.label = docs.size() == 1 ? settings[i][1].second + " on the " + settings[i][0].second
+                                                      : docs[i].first;
+    }
+    for (const json& x : d["runs"]) {
+      const json& pl = x["packet_latency"];
+      if (pl.value("count", uint64_t{0}) == 0) continue;
+      s.points.push_back({x["offered"].get<double>(), pl["mean"].get<double>(),
+                          x["network_latency"]["mean"].get<double>(), x["saturated"].get<bool>()});
+    }
+    std::sort(s.points.begin(), s.points.end(), [](const auto& a, const auto& b) { return a.offered < b.offered; });
+    series.push_back(std::move(s));
+  }
+  // Scales: x from 0 to the largest offered load; y from 0 to a little above the largest latency
+  // of an unsaturated run, but at most 6 times the lowest latency (the knee stays readable; points
+  // beyond are drawn at the top edge, the curve leaving through it).
+  double xmax = 0, ymax = 0, yall = 0, ymin = 0;
+  for (const Series& s : series)
+    for (const auto& p : s.points) {
+      xmax = std::max(xmax, p.offered);
+      yall = std::max(yall, p.plat);
+      ymin = ymin == 0 ? p.plat : std::min(ymin, p.plat);
+      if (!p.saturated) ymax = std::max(ymax, p.plat);
+    }
+  if (ymax == 0) ymax = yall;
+  ymax = std::max(std::min(ymax, 6 * ymin) * 1.1, 1.0);
+  xmax = std::max(xmax * 1.05, 0.01);
+  const double left = 70, right = 20, top = 66, plot_w = 760, plot_h = 420, legend_h = 18.0 * series.size() + 24;
+  const double width = left + plot_w + right, height = top + plot_h + 50 + legend_h;
+  auto X = [&](double v) { return left + plot_w * v / xmax; };
+  auto Y = [&](double v) { return top + plot_h * (1 - std::min(v, ymax) / ymax); };
+  std::string out = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} {:.0f}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height, width, height);
+  // Title: what every curve has in common.
+  std::string common;
+  for (const auto& [k, v] : settings[0]) {
+    if (k != "topology" && k != "pattern" && k != "model") continue;
+    bool same = true;
+    for (const auto& st : settings)
+      for (const auto& [k2, v2] : st)
+        if (k2 == k && v2 != v) same = false;
+    if (same) common += (common.empty() ? "" : ", ") + v;
+  }
+  out += fmt::format("<text x=\"10\" y=\"20\" font-size=\"15\">Latency against offered load{}{}</text>\n",
+                     common.empty() ? "" : ": ", escape(common));
+  out += "<text x=\"10\" y=\"36\" fill=\"#555\">solid: packet latency (created to tail ejected); dashed: network "
+         "latency (head injected to tail ejected)</text>\n<text x=\"10\" y=\"51\" fill=\"#555\">open markers: "
+         "saturated runs; on the top edge: beyond the scale</text>\n";
+  const double xs = axis_step(xmax, 10), ys = axis_step(ymax, 8);
+  for (double v = 0; v <= xmax + 1e-12; v += xs)
+    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/>"
+                       "<text x=\"{0:.1f}\" y=\"{3:.1f}\" text-anchor=\"middle\">{4}</text>\n",
+                       X(v), top, top + plot_h, top + plot_h + 16, tick_label(v, xs));
+  for (double v = 0; v <= ymax + 1e-12; v += ys)
+    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#ddd\"/>"
+                       "<text x=\"{3:.1f}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
+                       left, Y(v), left + plot_w, left - 6, Y(v) + 4, tick_label(v, ys));
+  out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#444\"/>\n",
+                     left, top, plot_w, plot_h);
+  out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">offered load (flits per node and cycle)"
+                     "</text>\n<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">"
+                     "latency (cycles)</text>\n",
+                     left + plot_w / 2, top + plot_h + 36, top + plot_h / 2, top + plot_h / 2);
+  for (size_t i = 0; i < series.size(); ++i) {
+    const Series& s = series[i];
+    const char* c = series_colour(i);
+    for (int net = 0; net < 2; ++net) {
+      std::string path;
+      for (const auto& p : s.points) {
+        if (p.saturated) continue;
+        path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", X(p.offered), Y(net ? p.nlat : p.plat));
+      }
+      if (!path.empty())
+        out += fmt::format("<path class=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n",
+                           net ? "nlat" : "plat", path, c, net ? 1.2 : 2, net ? " stroke-dasharray=\"5 3\"" : "");
+    }
+    for (const auto& p : s.points) {
+      const bool clipped = p.plat > ymax;
+      out += fmt::format("<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\" stroke=\"{}\">"
+                         "<title>{}: offered {:.4f}, packet latency {:.2f}, network latency {:.2f}{}</title></circle>\n",
+                         X(p.offered), clipped ? top : Y(p.plat), p.saturated ? "white" : c, c, escape(s.label),
+                         p.offered, p.plat, p.nlat, p.saturated ? " (saturated)" : "");
+    }
+    const double ly = top + plot_h + 56 + 18.0 * i;
+    out += fmt::format("<line x1=\"{0:.0f}\" y1=\"{1:.1f}\" x2=\"{2:.0f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"2\"/>"
+                       "<text x=\"{4:.0f}\" y=\"{5:.1f}\">{6}</text>\n",
+                       left, ly, left + 26, c, left + 34, ly + 4, escape(s.label));
+  }
+  return out + "</svg>\n";
+}
+
 }  // namespace
 
+std::string plot_latency_svg(const std::vector<std::pair<std::string, std::string>>& texts) {
+  if (texts.empty()) throw InputError("plot latency: give one or more traffic documents (torx traffic --json FILE)");
+  if (texts.size() > 10) throw InputError("plot latency: at most 10 documents on one plot");
+  std::vector<std::pair<std::string, json>> docs;
+  for (const auto& [origin, text] : texts) {
+    json doc;
+    try {
+      doc = json::parse(text);
+    } catch (const json::exception& e) {
+      throw InputError(fmt::format("{}: not a JSON document: {}", origin, e.what()));
+    }
+    if (!doc.is_object() || doc.value("schema", std::string()) != "torx.traffic/1" || !doc.contains("runs") ||
+        !doc["runs"].is_array())
+      throw InputError(fmt::format("{}: not a traffic document (schema torx.traffic/1, written by torx traffic --json)",
+                                   origin));
+    if (doc["runs"].empty()) throw InputError(fmt::format("{}: the traffic document has no runs", origin));
+    docs.emplace_back(origin, std::move(doc));
+  }
+  try {
+    return latency_svg(docs);
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: a field of a traffic document is missing or has the wrong type: {}",
+                                 docs.size() == 1 ? docs[0].first : std::string("plot latency"), e.what()));
+  }
+}
+
 std::string plot_svg(PlotKind kind, const std::string& json_text, const std::string& origin) {
+  if (kind == PlotKind::kLatency) return plot_latency_svg({{origin, json_text}});
   json doc;
   try {
     doc = json::parse(json_text);
@@ -331,6 +519,20 @@ std::string plot_svg(PlotKind kind, const std::string& json_text, const std::str
   } catch (const json::exception& e) {
     throw InputError(fmt::format("{}: a field of the result document has the wrong type: {}", origin, e.what()));
   }
+}
+
+std::string plot_documents(PlotKind kind, const std::vector<std::pair<std::string, std::string>>& docs) {
+  const std::string_view name = sw::name_of(kPlotKinds, kind);
+  if (docs.empty()) throw InputError(fmt::format("plot {}: no document", name));
+  if (kind == PlotKind::kLatency) {
+    for (size_t i = 0; i < docs.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (docs[i].first == docs[j].first)
+          throw InputError(fmt::format("plot latency: {} given twice", docs[i].first));
+    return plot_latency_svg(docs);
+  }
+  if (docs.size() != 1) throw InputError(fmt::format("plot {}: one result document, not {}", name, docs.size()));
+  return plot_svg(kind, docs[0].second, docs[0].first);
 }
 
 }  // namespace torx::app

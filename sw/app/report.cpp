@@ -113,6 +113,12 @@ std::string report_json(const RunReport& r, int indent) {
   j["port_conflicts"] = r.steps.port_conflicts;
   j["link_conflicts"] = r.steps.link_conflicts;
   j["conflict_examples"] = r.steps.conflict_examples;
+  if (r.local_sync) {
+    const LocalSyncFigures& l = *r.local_sync;
+    j["local_sync"] = {{"boundaries", l.boundaries}, {"pairs", l.pairs},           {"signals", l.signals},
+                       {"local_waits", l.local_waits}, {"needed", l.needed},       {"implied", l.implied},
+                       {"data_orderings", l.data_orderings}};
+  }
   if (r.checked) {
     j["check"] = {{"ok", r.check.ok},
                   {"expected", r.check.expected},
@@ -185,6 +191,14 @@ std::string report_text(const RunReport& r) {
   for (const auto& [k, v] : r.facts) s += fmt::format("  {:<20} {}\n", fact_label(k), v);
   s += fmt::format("  {:<20} {} port, {} link\n", "conflicts", r.steps.port_conflicts, r.steps.link_conflicts);
   for (const std::string& ex : r.steps.conflict_examples) s += fmt::format("  {:<20} e.g. {}\n", "", ex);
+  if (r.local_sync) {
+    const LocalSyncFigures& l = *r.local_sync;
+    s += fmt::format("  {:<20} {} boundaries, {} colliding pairs: {} signals and {} local waits\n", "local sync",
+                     l.boundaries, l.pairs, l.signals, l.local_waits);
+    s += fmt::format("  {:<20} {} signals needed, {} implied by the others, program order and the data "
+                     "({} data orderings)\n",
+                     "", l.needed, l.implied, l.data_orderings);
+  }
   s += fmt::format("  {:<20} {} cycles (t_s {} cycles, {}-byte flits, {}-byte blocks)\n", "step model",
                    r.steps.step_model_cycles, r.cost.ts_cycles, r.cost.flit_bytes, r.cost.block_bytes);
   if (r.cycle_model) {

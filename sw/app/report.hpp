@@ -26,6 +26,18 @@ struct SimFigures {
   uint64_t peak_rss_bytes = 0;
 };
 
+// `torx stats --sync local`: the local synchronization derived for the schedule and which of its
+// signals are needed (sw/core/sync_plan.hpp, docs/sync-study.md): "local_sync" in the JSON.
+struct LocalSyncFigures {
+  uint64_t boundaries = 0;      // marked boundaries (epochs - 1)
+  uint64_t pairs = 0;           // colliding message pairs across a boundary (m1 must end before m2 starts)
+  uint64_t signals = 0;         // null messages --sync local sends (after its own reduction)
+  uint64_t local_waits = 0;     // signaller = waiter: a wait for the node's own receives, no message
+  uint64_t needed = 0;          // signals no other ordering implies (an irreducible subset)
+  uint64_t implied = 0;         // signals implied by the needed ones, program order and the data
+  uint64_t data_orderings = 0;  // orderings from blocks forwarded (a send waits for the block)
+};
+
 struct RunReport {
   std::string algorithm;
   std::string origin;            // "generated" or the schedule file
@@ -43,6 +55,7 @@ struct RunReport {
   std::vector<NamedBound> extras;
   std::vector<std::pair<std::string, int64_t>> facts;  // algorithm-specific figures, "facts" in the JSON
   SimFigures sim;
+  std::optional<LocalSyncFigures> local_sync;  // torx stats --sync local: "local_sync" in the JSON
   std::vector<std::string> warnings;  // what ran but probably not as meant ("warnings" in the JSON)
   // The cycle and rtl models' figures as they report them: "cycles", the "sim" counters,
   // "cycle_model" and (hardwired gossip) "gossip_hw" in the JSON; none for the step model.

@@ -19,6 +19,7 @@
 #include "core/forwarding_table.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
+#include "core/sync_plan.hpp"
 
 namespace torx::app {
 
@@ -100,10 +101,12 @@ void check_step_request(const RunRequest& r) {
     throw sw::InputError("--param and --watchdog configure the cycle and rtl models, not the step model");
   if (!r.trace.empty()) throw sw::InputError("--trace: waveforms come from the cycle and rtl models, not the step model");
   if (r.gossip_hw) throw sw::InputError("--gossip-hw: the step model has no routers to forward gossip (use --model cycle)");
-  if (r.sync != sw::SyncMode::kBarrier)
+  // `torx stats --sync local` is the local-sync analysis (which signals are needed), not a run mode.
+  if (r.sync != sw::SyncMode::kBarrier && !(r.count_only && r.sync == sw::SyncMode::kLocal))
     throw sw::InputError(fmt::format("--sync {}: the step model has no synchronization (each step costs t_s + m t_x); "
-                                     "--sync applies to the cycle and rtl models",
-                                     sw::sync_mode_name(r.sync)));
+                                     "--sync applies to the cycle and rtl models{}",
+                                     sw::sync_mode_name(r.sync),
+                                     r.count_only ? " (torx stats takes --sync local: the local-sync analysis)" : ""));
 }
 
 void check_gossip_request(const RunRequest& r) {
@@ -203,7 +206,9 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   smo.memory_limit_bytes = memory_limit.bytes;
   sw::StepModel step_model(topo, smo);
   // A back end needs the whole schedule in memory (it programs every node before the run).
-  const bool whole = req.model != ModelKind::kStep;
+  // (`torx stats --sync local` derives the local synchronization from the whole schedule too.)
+  const bool local_sync = req.count_only && req.sync == sw::SyncMode::kLocal;
+  const bool whole = req.model != ModelKind::kStep || local_sync;
   sw::Schedule schedule;
   sw::TeeSink both({&step_model, &schedule});
   StepProgressSink sink(whole ? static_cast<sw::ScheduleSink&>(both) : step_model, hooks.step_progress);
@@ -240,7 +245,21 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   rep.seed = req.seed;
   rep.warnings = req.warnings;
   rep.steps = step_model.result();
-  if (!whole) {
+  if (local_sync) {
+    // The analysis visits every block of every message once (the forwarding orderings): bounded here.
+    constexpr uint64_t kMaxTransfers = uint64_t{1} << 27;
+    if (rep.steps.block_transfers > kMaxTransfers)
+      throw sw::InputError(fmt::format("--sync local: the schedule moves {} blocks, more than the local-sync analysis "
+                                       "of `torx stats` takes ({}): try a smaller torus",
+                                       rep.steps.block_transfers, kMaxTransfers));
+    const sw::LocalSyncPlan plan = sw::derive_local_sync(schedule, topo, rep.ports);
+    // Its reachability sets grow with messages x pairs: capped so that it answers in minutes, not hours.
+    const sw::SyncReduction red =
+        sw::reduce_local_sync(plan, schedule, topo, std::min<uint64_t>(memory_limit.bytes, uint64_t{512} << 20));
+    rep.local_sync = LocalSyncFigures{plan.boundaries, plan.pairs.size(),   plan.signals.size(), plan.local_waits.size(),
+                                      red.kept.size(), red.implied.size(), red.data_orderings};
+  }
+  if (req.model == ModelKind::kStep) {
     if (rep.checked) rep.check = sw::check_delivery(step_model);
     rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   } else {

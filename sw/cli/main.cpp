@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // torx: the command-line front end (docs/cli.md). Each subcommand binds its own options (one struct
 // per subcommand), hands the words to the application layer (sw/app: options.hpp parses and
-// validates them, run.hpp, cosim.hpp, tables.hpp, reproduce.hpp and plot.hpp do the work) and prints
+// validates them, run.hpp, cosim.hpp, tables.hpp, reproduce.hpp, traffic.hpp and plot.hpp do the work) and prints
 // what it returns. Exit codes: 0 ok, 1 check failed, 2 bad input, 3 watchdog or limit, 4 internal
 // error.
 #include <CLI/CLI.hpp>
@@ -29,6 +29,7 @@
 #include "app/reproduce.hpp"
 #include "app/run.hpp"
 #include "app/tables.hpp"
+#include "app/traffic.hpp"
 #include "core/errors.hpp"
 #include "core/forwarding_table.hpp"
 #include "core/memory_limit.hpp"
@@ -80,7 +81,7 @@ struct TablesOptions {
 
 struct PlotOptions {
   std::string kind;
-  std::string input;
+  std::vector<std::string> inputs;
   std::string output;
 };
 
@@ -92,6 +93,12 @@ struct ReproduceOptions {
 struct CosimOptions {
   app::CosimWords words;
   std::string json;
+};
+
+struct TrafficOptions {
+  app::TrafficWords words;
+  std::string json;
+  std::string csv;
 };
 
 // Shows progress of long runs on standard error when it is a terminal, and clears it at the end.
@@ -340,26 +347,64 @@ int cmd_tables(const TablesOptions& o) {
   return kExitOk;
 }
 
-// `torx plot links|steps RESULT -o FILE.svg`: a picture of a result document (app/plot.hpp).
+// A document for torx plot: a file (a regular one, at most 1 GiB) or standard input ("-").
+std::string read_plot_input(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return text;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(fmt::format("plot {}: not a regular file (a result document: torx run or torx traffic --json)", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", path, std::strerror(errno)));
+  if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", path));
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return text;
+}
+
+// `torx plot links|steps RESULT -o FILE.svg`, `torx plot latency TRAFFIC... -o FILE.svg`: a picture of
+// result documents (app/plot.hpp).
 int cmd_plot(const PlotOptions& o) {
   const std::optional<app::PlotKind> kind = value_named(app::kPlotKinds, o.kind);
   if (!kind)
-    throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time)",
+    throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time; "
+                                 "latency: latency against offered load of torx traffic documents)",
                                  o.kind));
-  std::string text;
-  if (o.input == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    struct stat st {};
-    if (::stat(o.input.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-      throw InputError(fmt::format("plot {}: not a regular file (a result document from torx run --json)", o.input));
-    std::ifstream in(o.input, std::ios::binary);
-    if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", o.input, std::strerror(errno)));
-    if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", o.input));
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  write_text(o.output, app::plot_svg(*kind, text, o.input == "-" ? "standard input" : o.input), "-o");
+  std::vector<std::pair<std::string, std::string>> docs;
+  for (const std::string& path : o.inputs)
+    docs.emplace_back(path == "-" ? "standard input" : path, read_plot_input(path));
+  write_text(o.output, app::plot_documents(*kind, docs), "-o");
   if (o.output != "-") std::cerr << fmt::format("wrote {}\n", o.output);
+  return kExitOk;
+}
+
+// `torx traffic` (app/traffic.hpp, docs/traffic.md): synthetic traffic at one rate, a sweep or a
+// search for the saturation point; the table (or the document or CSV on standard output), the
+// files asked for. Exit 1 when a packet was lost, corrupted, misdelivered or duplicated.
+int cmd_traffic(const TrafficOptions& o) {
+  if (!o.json.empty() && o.json != "-") app::check_output_file("--json", o.json);
+  if (!o.csv.empty() && o.csv != "-") app::check_output_file("--csv", o.csv);
+  if (o.json == "-" && o.csv == "-") throw InputError("--json - and --csv -: only one of them on standard output");
+  const app::TrafficRequest req = app::parse_traffic(o.words);
+  const bool tty = isatty(STDERR_FILENO);
+  const size_t total = req.search ? 0 : req.rates.size();
+  const app::TrafficReport rep = app::run_traffic(req, [&](const app::TrafficPointProgress& p) {
+    if (!tty) return;
+    std::fprintf(stderr, "\r[torx] rate %.4f done (%zu%s%s), %.1f s%s   ", p.rate, p.index, total ? " of " : " runs",
+                 total ? std::to_string(total).c_str() : "", p.seconds, p.saturated ? ", saturated" : "");
+  });
+  if (tty) std::fprintf(stderr, "\r%70s\r", "");
+  if (o.json == "-") write_text("-", rep.json);
+  else if (o.csv == "-") write_text("-", rep.csv, "--csv");
+  else std::cout << rep.table;
+  if (!o.json.empty() && o.json != "-") write_text(o.json, rep.json);
+  if (!o.csv.empty() && o.csv != "-") write_text(o.csv, rep.csv, "--csv");
+  if (!rep.check_ok) {
+    std::fprintf(stderr, "torx traffic: check failed:\n%s", rep.check_failures.c_str());
+    return kExitCheckFailed;
+  }
   return kExitOk;
 }
 
@@ -456,9 +501,15 @@ CLI::App* add_tables(CLI::App& app, TablesOptions& o) {
 }
 
 CLI::App* add_plot(CLI::App& app, PlotOptions& o) {
-  auto* sub = app.add_subcommand("plot", "draw a result document as SVG: traffic per link, or the steps over time");
-  sub->add_option("kind", o.kind, "links (flits per link on the torus layout) or steps (a Gantt chart)")->required();
-  sub->add_option("result", o.input, "a result document (torx run --json FILE), or - for standard input")->required();
+  auto* sub = app.add_subcommand("plot", "draw result documents as SVG: traffic per link, the steps over time, or "
+                                         "latency against offered load");
+  sub->add_option("kind", o.kind,
+                  "links (flits per link on the torus layout), steps (a Gantt chart) or latency (torx traffic curves)")
+      ->required();
+  sub->add_option("result", o.inputs,
+                  "a result document (torx run --json FILE), or - for standard input; latency: one or more torx "
+                  "traffic documents, one curve each")
+      ->required();
   sub->add_option("-o,--output", o.output, "the SVG file to write (- for standard output)")->required();
   return sub;
 }
@@ -501,6 +552,50 @@ CLI::App* add_cosim(CLI::App& app, CosimOptions& o) {
   return sub;
 }
 
+CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
+  app::TrafficWords& w = o.words;
+  auto* sub = app.add_subcommand("traffic", "synthetic traffic: latency and throughput at offered loads, as BookSim "
+                                            "measures them (docs/traffic.md)");
+  sub->add_option("--topo", w.topo, "dimensions, x first: 8x8, 16x16, 4x4x4")->required();
+  sub->add_flag("--mesh", w.mesh, "no wraparound links (mesh instead of torus)");
+  sub->add_option("--pattern", w.pattern, join_names(kTrafficPatterns, "|") + " [uniform]");
+  sub->add_option("--rate", w.rate, "offered load, flits per node and cycle, (0, 1]");
+  sub->add_option("--sweep", w.sweep,
+                  "several rates: 0.1,0.2,0.4 or FROM:TO:STEP (0.05:0.5:0.05), or auto: search the saturation point");
+  sub->add_option("--sweep-tolerance", w.sweep_tolerance, "--sweep auto: stop when the saturation rate is known to this [0.01]");
+  sub->add_option("--packet-flits", w.packet_flits, "packet length in flits [4]");
+  sub->add_option("--packet-dist", w.packet_dist,
+                  "packet lengths with weights, BookSim's packet_size/packet_size_rate: 1:1,8:1");
+  sub->add_option("--flit-bytes", w.flit_bytes, "payload bytes per flit, 1 to 32 [16]");
+  sub->add_option("--injection", w.injection,
+                  join_names(kInjectionKinds, "|") + ": per node and cycle, or bursty on/off [bernoulli]");
+  sub->add_option("--burst-alpha", w.burst_alpha, "on_off: probability an off source turns on (BookSim burst_alpha)");
+  sub->add_option("--burst-beta", w.burst_beta, "on_off: probability an on source turns off (BookSim burst_beta)");
+  sub->add_option("--burst-r1", w.burst_r1,
+                  "on_off: flits per cycle while on (BookSim burst_r1, there in packets); give two of the three");
+  sub->add_option("--hotspot", w.hotspots, "hot-spot: a hot node (id or coordinates), repeatable [0]");
+  sub->add_option("--hotspot-fraction", w.hotspot_fraction, "hot-spot: share of packets sent to the hot nodes [0.1]");
+  sub->add_option("--matrix", w.matrix, "matrix: the traffic matrix file (docs/traffic.md)");
+  sub->add_option("--warmup", w.warmup, "cycles before measuring [3000]");
+  sub->add_option("--measure", w.measure, "cycles whose packets are measured [10000]");
+  sub->add_option("--drain", w.drain, "at most this many cycles after the window for the measured packets to arrive [10000]");
+  sub->add_option("--saturation-ratio", w.saturation_ratio, "saturated when accepted < this x offered [0.99]");
+  sub->add_option("--ties", w.ties, join_names(app::kRouteTies, "|") + ": direction of a half-way ring route [random, as BookSim]");
+  sub->add_option("--queue-limit", w.queue_limit, "packets a source may hold between creation and delivery [1024]");
+  sub->add_option("--model", w.model, app::available_model_names("|") + " (cycle or rtl) [cycle]");
+  sub->add_option("--param", w.params, "network parameter NAME=VALUE, repeatable (torx run --help-params)")
+      ->allow_extra_args(false);
+  sub->add_option("--watchdog", w.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
+  sub->add_option("--seed", w.seed, "seed of the traffic [1]");
+  sub->add_option("--json", o.json, "write the result document (torx.traffic/1) to FILE, or - for standard output");
+  sub->add_option("--csv", o.csv, "write one CSV line per rate to FILE, or - for standard output");
+  sub->add_option("--label", w.label, "name of this curve in torx plot latency");
+  sub->add_option("--max-memory", w.max_memory, kMaxMemoryHelp);
+  sub->add_option("--fault", w.fault,
+                  "testing the checker: " + join_names(kTrafficFaults, "|") + " one packet (exit 1)");
+  return sub;
+}
+
 // A first word that is not a command (`torx runn`) is named, with the nearest command; CLI11 would
 // only say that a subcommand is required.
 void check_command(CLI::App& app, int argc, char** argv) {
@@ -530,6 +625,7 @@ int main_impl(int argc, char** argv) {
   PlotOptions plot_o;
   ReproduceOptions repro_o;
   CosimOptions cosim_o;
+  TrafficOptions traffic_o;
   CLI::App* list = add_list(app, list_o);
   CLI::App* sched = add_schedule(app, sched_o);
   CLI::App* run = add_run(app, "run", "run an algorithm or a schedule file, check every block, report", run_o);
@@ -539,6 +635,7 @@ int main_impl(int argc, char** argv) {
   CLI::App* plot = add_plot(app, plot_o);
   CLI::App* repro = add_reproduce(app, repro_o);
   CLI::App* cosim = app::cosim_available() ? add_cosim(app, cosim_o) : nullptr;
+  CLI::App* traffic = app::traffic_available() ? add_traffic(app, traffic_o) : nullptr;
   CLI::App* check = add_run(app, "check", "validate a schedule file: syntax, holdings, conflicts, delivery", check_o);
   check_command(app, argc, argv);
   try {
@@ -562,6 +659,7 @@ int main_impl(int argc, char** argv) {
   if (*plot) return cmd_plot(plot_o);
   if (*tables) return cmd_tables(tables_o);
   if (cosim && *cosim) return cmd_cosim(cosim_o);
+  if (traffic && *traffic) return cmd_traffic(traffic_o);
   return kExitBadInput;
 }
 

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/blocks.hpp"
 #include "core/schedule.hpp"
 #include "core/topology.hpp"
 
@@ -75,5 +76,34 @@ struct LocalSyncPlan {
 
 // `ports`: the interfaces' port model (all-port: an ejection channel per arriving direction).
 LocalSyncPlan derive_local_sync(const Schedule& schedule, const Topology& topo, PortModel ports);
+
+// Which of a plan's signals are needed: an analysis (--sync local sends every LocalSyncPlan::signal;
+// `torx stats --sync local` reports the counts, docs/sync-study.md "Are the extra signals needed?").
+//
+// The events of a run under local synchronization: I(m) a message issued by its sender, S(m) stored
+// by its receiver, T(v, b) node v has stored every message it receives in steps < b (the trigger of
+// v's signals and local waits at boundary b). What orders them without any signal:
+//   - I(m) before S(m);
+//   - each node issues its sends in program order (step order, then schedule order);
+//   - S(m) before T(dst(m), b) for every boundary b after m's step;
+//   - a local wait (S2 = R1) orders T(R1, b) before I(gate);
+//   - data: a node issues a send only when it holds every block the send carries. A block a node
+//     does not start with and receives in exactly one message m_in of the schedule orders S(m_in)
+//     before I(m_out) if it is m_in's last block (its store is m_in's store), else only I(m_in)
+//     before I(m_out) (the block is stored before the rest of m_in).
+// A signal adds T(R1, b) before I(gate). The plan's pairs (m1 ends before m2 starts) each need
+// S(m1) before I(m2). A signal is implied when every pair stays ordered through the other orderings
+// without it. The reduction tries the signals from the last (boundary, gate) to the first and drops
+// each one that is implied by what is left, so the kept set is irreducible (every kept signal is
+// needed by some pair), not necessarily the smallest such set.
+struct SyncReduction {
+  std::vector<SyncSignal> kept;     // needed: dropping any one leaves a pair unordered
+  std::vector<SyncSignal> implied;  // dropped: every pair stays ordered without them
+  uint64_t data_orderings = 0;      // data orderings found (I(m_in) or S(m_in) before I(m_out))
+};
+
+// Throws InputError if the analysis would hold more than `max_bytes` of reachability sets.
+SyncReduction reduce_local_sync(const LocalSyncPlan& plan, const Schedule& schedule, const Topology& topo,
+                                uint64_t max_bytes = uint64_t{2} << 30);
 
 }  // namespace torx::sw

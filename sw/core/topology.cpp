@@ -274,4 +274,15 @@ NodeId parse_node(const Topology& topo, std::string_view text) {
   return topo.node(c);
 }
 
+NodeId parse_node_or_id(const Topology& topo, std::string_view text) {
+  if (text.find(',') == std::string_view::npos && !text.empty() && text[0] != '#') {
+    int64_t v = 0;
+    if (!parse_int(text, v) || v >= topo.nodes())
+      throw InputError(fmt::format("node '{}': not a node of the {} (an id 0..{} or coordinates like 1,2)", text,
+                                   topo.to_string(), topo.nodes() - 1));
+    return static_cast<NodeId>(v);
+  }
+  return parse_node(topo, text);
+}
+
 }  // namespace torx::sw

@@ -143,5 +143,8 @@ class Topology {
 // Parses a node written as coordinates ("3,5") or, on any network, as a plain id with a leading '#'
 // ("#53"). Throws InputError naming the field.
 NodeId parse_node(const Topology& topo, std::string_view text);
+// As parse_node, and also a plain id without the '#' ("53") where the text has no comma (torx
+// traffic's --hotspot and matrix files).
+NodeId parse_node_or_id(const Topology& topo, std::string_view text);
 
 }  // namespace torx::sw

@@ -96,7 +96,8 @@ def main():
         for end in ("start", "end"):
             reg = cp[end]["register"]
             check(f"the path's {end} is a register of the netlist ({reg})",
-                  cp[end]["unit"] == "torx_barrier" and bool(reg) and f".Q({reg})" in netlist.replace(" ", ""))
+                  cp[end]["unit"] == "torx_barrier" and bool(reg)
+                  and any(f".Q({q})" in netlist.replace(" ", "") for q in (reg, "\\" + reg)))  # escaped if flattened in
             check(f"the path's {end} has a stage ({cp[end]['stage']})", cp[end]["stage"] != "register")
         check("the path crosses the barrier unit", [u["unit"] for u in cp["units"]] == ["torx_barrier"])
         check("the path has logic cells", cp["logic_cells"] > 0)

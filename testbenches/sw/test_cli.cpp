@@ -373,6 +373,28 @@ TEST(Cli, SummaryNamesFactsInWords) {
   EXPECT_TRUE(nlohmann::json::parse(j.out)["facts"].contains("largest_message_pieces"));
 }
 
+// Issue 32, item 3: `torx stats --sync local` reports the derived signals and how many are needed;
+// on the ring of 32 all 4n - 16 = 112 are (docs/sync-study.md); without --sync local nothing changes.
+TEST(Cli, StatsWithLocalSyncReportsTheNeededSignals) {
+  const auto r = run_torx("stats ring --topo 32 --sync local --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out)["local_sync"];
+  EXPECT_EQ(j["boundaries"], 5);  // 2d - 5
+  EXPECT_EQ(j["signals"], 112);
+  EXPECT_EQ(j["needed"], 112);
+  EXPECT_EQ(j["implied"], 0);
+  EXPECT_EQ(j["local_waits"], 0);
+  const auto t = run_torx("stats tsay-wang --topo 16x16 --sync local");
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("19 signals needed, 1 implied by the others"), std::string::npos) << t.out;
+  const auto plain = run_torx("stats ring --topo 32 --json -");
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("local_sync"));
+  // The other modes are run modes: the step model refuses them, naming what stats takes.
+  const auto prio = run_torx("stats ring --topo 32 --sync priority");
+  EXPECT_EQ(prio.code, 2);
+  EXPECT_NE(prio.err.find("torx stats takes --sync local"), std::string::npos) << prio.err;
+}
+
 // Issue 17, item 17: `torx list` wraps at the terminal's width (COLUMNS, else 100 columns).
 TEST(Cli, ListFitsTheWidth) {
   for (const auto& [env, width] : std::vector<std::pair<std::string, size_t>>{{"env -u COLUMNS ", 100}, {"env COLUMNS=80 ", 80}}) {

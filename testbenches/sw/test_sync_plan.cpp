@@ -122,5 +122,81 @@ TEST(SyncPlan, EveryPairCollidesAcrossABoundaryAndEveryGateIsCovered) {
   }
 }
 
+// Parses a one-port all-to-all schedule fragment on a ring of 8 (docs/schedule-format.md).
+Schedule ring8_schedule(const std::string& steps) {
+  const std::string path = testing::write_temp("reduce.sched", "torx-schedule 1\ncollective alltoall\ntopology 8 torus\n"
+                                                                 "ports one\nswitching wormhole\n" + steps + "end\n");
+  Schedule s;
+  read_schedule(path, nullptr, s);
+  return s;
+}
+
+// 0 -> 2 in step 0; after a boundary 7 -> 1 shares the link 0 -> 1 with it (node 2 signals node 7);
+// after the next boundary 1 -> 2 shares the link 1 -> 2 and node 2's ejection channel with it (node
+// 2 signals node 1). When 1 -> 2 forwards the block that 7 -> 1 brought, node 1 cannot issue it
+// before 7 -> 1 was issued, which node 2's signal to node 7 already holds back: the signal to node 1
+// is implied. When 1 -> 2 carries node 1's own block, nothing else orders it: both are needed.
+TEST(SyncPlan, ASignalImpliedByAnotherSignalAndTheDataIsDropped) {
+  const Topology t({8}, true);
+  for (const bool forwards : {true, false}) {
+    SCOPED_TRACE(forwards ? "1 -> 2 forwards 7's block" : "1 -> 2 carries its own block");
+    const Schedule s = ring8_schedule(std::string("step\n0 -> 2 x+ | 0>2\nstep\n7 -> 1 x+ | 7>2\nstep\n1 -> 2 x+ | ") +
+                                      (forwards ? "7>2" : "1>2") + "\n");
+    const LocalSyncPlan plan = derive_local_sync(s, t, PortModel::kOne);
+    ASSERT_EQ(plan.signals.size(), 2u);
+    const SyncReduction red = reduce_local_sync(plan, s, t);
+    EXPECT_EQ(red.data_orderings, forwards ? 1u : 0u);
+    if (forwards) {
+      ASSERT_EQ(red.implied.size(), 1u);
+      EXPECT_EQ(red.implied[0].from, 2);
+      EXPECT_EQ(red.implied[0].to, 1);
+      ASSERT_EQ(red.kept.size(), 1u);
+      EXPECT_EQ(red.kept[0].to, 7);
+    } else {
+      EXPECT_EQ(red.kept.size(), 2u);
+      EXPECT_TRUE(red.implied.empty());
+    }
+  }
+}
+
+// The reduction's result holds up on its own: a plan of only the kept signals orders every pair and
+// nothing in it is implied (irreducible); dropping any kept signal leaves a pair unordered, which
+// the analysis refuses as a plan that does not synchronize (the planted fault). On rings every
+// derived signal is needed, the extra ones too: 4n - 16 signals against the seed's 3n - 16.
+TEST(SyncPlan, EveryRingSignalIsNeededAndAKeptSignalDroppedIsCaught) {
+  auto check = [](const Schedule& s, const Topology& t, PortModel ports, size_t want_kept) {
+    const LocalSyncPlan plan = derive_local_sync(s, t, ports);
+    const SyncReduction red = reduce_local_sync(plan, s, t);
+    EXPECT_EQ(red.kept.size() + red.implied.size(), plan.signals.size());
+    if (want_kept) {
+      EXPECT_EQ(red.kept.size(), want_kept);
+    }
+    LocalSyncPlan kept = plan;
+    kept.signals = red.kept;
+    const SyncReduction again = reduce_local_sync(kept, s, t);
+    EXPECT_TRUE(again.implied.empty()) << "the kept set is irreducible";
+    for (size_t i = 0; i < red.kept.size(); i += 1 + red.kept.size() / 7) {
+      LocalSyncPlan fault = kept;
+      fault.signals.erase(fault.signals.begin() + static_cast<std::ptrdiff_t>(i));
+      EXPECT_THROW(reduce_local_sync(fault, s, t), std::logic_error) << "kept signal " << i << " dropped";
+    }
+  };
+  for (int d = 4; d <= 7; ++d) {
+    const int n = 1 << d;
+    SCOPED_TRACE("ring of " + std::to_string(n));
+    const Topology t({n}, true);
+    check(ring_schedule(n), t, PortModel::kOne, static_cast<size_t>(4 * n - 16));
+  }
+  for (const char* algo : {"t4", "tsay-wang"}) {
+    SCOPED_TRACE(algo);
+    const Topology t({8, 8}, true);
+    const Algorithm* a = find_algorithm(algo);
+    Schedule s;
+    a->check(t, {});
+    a->generate(t, {}, s);
+    check(s, t, a->ports, 0);
+  }
+}
+
 }  // namespace
 }  // namespace torx::sw

@@ -183,7 +183,12 @@ TEST(CycleCli, OptionsTheCycleModelDoesNotOfferExitTwo) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"run direct --topo 4 --model cycle --sync bogus", "--sync bogus: must be"},
       {"run direct --topo 4 --model cycle --trace-routers 0", "--trace-routers"},
+#ifdef TORX_HAVE_RTL
       {"run direct --topo 4 --model rtl --param buffer_depth=5", "no Verilated router was built"},
+#else
+      // A build configured with -DTORX_BUILD_RTL=OFF has no rtl model at all: it says so (exit 2).
+      {"run direct --topo 4 --model rtl", "--model rtl: this build has no Verilated RTL model"},
+#endif
       {"run direct --topo 4 --trace x.vcd", "--trace"},
       {"run direct --topo 4 --watchdog 10", "--watchdog"},
       {"run direct --topo 4 --model cycle --param bogus=1", "--param bogus=1: unknown network parameter 'bogus'"},

@@ -3,7 +3,7 @@
 // on a network of Verilated routers and barrier units gives the cycle model's figures, figure for
 // figure, and the same link waveform byte for byte; a deadlock on the RTL stops with exit 3 naming
 // the stuck worms; --trace-routers writes the routers' register waveforms; torx cosim's exit codes
-// and result document.
+// and result document; torx traffic --model rtl gives the cycle model's document.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -166,6 +166,27 @@ TEST(RtlCli, GossipHwOnTheRtlGivesTheCycleModelsFigures) {
   const Cli wide = torx("run ms-hc --topo 4x4 --gossip-hw --model rtl --block-bytes 128");
   EXPECT_EQ(wide.code, 2) << wide.err;
   EXPECT_NE(wide.err.find("no Verilated gossip router was built"), std::string::npos) << wide.err;
+}
+
+// torx traffic --model rtl: the same document as the cycle model's but for the model's name and the
+// wall times; a shape no configuration was built for is exit 2.
+TEST(RtlCli, TrafficOnTheRtlGivesTheCycleModelsFigures) {
+  const std::string base = "traffic --topo 4x4 --sweep 0.2,0.9 --warmup 200 --measure 1500 --pattern tornado --json - ";
+  const Cli cyc = torx(base + "--model cycle");
+  const Cli rtl = torx(base + "--model rtl");
+  ASSERT_EQ(cyc.code, 0) << cyc.err;
+  ASSERT_EQ(rtl.code, 0) << rtl.err;
+  json a = json::parse(cyc.out), b = json::parse(rtl.out);
+  EXPECT_EQ(b["model"], "rtl");
+  for (json* d : {&a, &b}) {
+    d->erase("model");
+    d->erase("wall_seconds");
+    for (json& x : (*d)["runs"]) x["sim"].erase("wall_seconds");
+  }
+  EXPECT_EQ(a, b);
+  const Cli wide = torx("traffic --topo 4x4 --rate 0.1 --model rtl --param buffer_depth=5");
+  EXPECT_EQ(wide.code, 2) << wide.err;
+  EXPECT_NE(wide.err.find("no Verilated router was built"), std::string::npos) << wide.err;
 }
 
 // torx cosim --gossip-hw: the gossip routers in lock step with the model, 0 mismatches; the gossip
