@@ -442,7 +442,7 @@ def sources():
 
 
 # Sub-units that exist so that one piece of RTL serves several units; synthesized inside their users.
-INLINED = ("torx_cfg_loader", "torx_input_pipe", "torx_vc_fifo")
+INLINED = ("torx_cfg_loader", "torx_input_pipe", "torx_vc_fifo", "torx_router_status")
 
 
 def yosys_script(cfg, lib, clock_ns, flatten):
