@@ -76,6 +76,9 @@ EXPECT = {
                          "Golden.T4On16x16UnderEverySyncMode"],
     "route-class-inverted": ["Dateline.EveryHeadTravelsInClassZeroUntilItsPathNoLongerWrapsInBothDirections",
                              "Dateline.ClassesSwappedOnNegativeLinksDeliverButTravelInTheWrongClass"],
+    "tseng-barrier-everywhere": ["SyncMarks.EveryBarrierOfTheTsengFamilySeparatesWormsThatWouldMeet"],
+    "step-clear-unmarks": ["SyncMarks.OtherGeneratorsMarkEveryBoundary"],
+    "gossip-claim-rr-stuck": ["PointerCoverage.EveryGossipRoutersClaimPointerWraps"],
     "route-no-dateline-neg": ["Dateline.EveryHeadTravelsInClassZeroUntilItsPathNoLongerWrapsInBothDirections",
                               "Dateline.NegativeLinksWithoutTheDatelineDeadlockAndTheWatchdogNamesTheWorms"],
 }
@@ -270,6 +273,19 @@ MUTANTS = [
       "const int64_t p = total - 1 - k;",
       "const int64_t p = k;",
       "generators give later phases the higher priority"),
+    # Added after the run in docs/mutants.md, each to show a test no earlier fault reached can fail.
+    M("tseng-barrier-everywhere", "generators", "sw/algorithms/tseng.cpp",
+      "step.sync = barrier ? SyncMark::kBarrier : SyncMark::kNone;",
+      "step.sync = SyncMark::kBarrier;",
+      "partitioned schemes mark every step a barrier (correct, slower: barriers that separate nothing)"),
+    M("step-clear-unmarks", "generators", "sw/core/schedule.hpp",
+      "    label.clear();\n    sync = SyncMark::kBarrier;",
+      "    label.clear();\n    sync = SyncMark::kNone;",
+      "a reused step loses its barrier mark"),
+    M("gossip-claim-rr-stuck", "router", "models/router.cpp",
+      "gossip_rr_q_ = static_cast<uint16_t>(c.cand[i].lane + 1 == total ? 0 : c.cand[i].lane + 1);",
+      "gossip_rr_q_ = 0;",
+      "the gossip router's claim pointer is not advanced"),
 ]
 
 
