@@ -14,14 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import synth  # noqa: E402
 
-failures = 0
-
-
-def check(what, ok):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
+from checks import check, verdict  # noqa: E402
 
 
 def main(argv):
@@ -55,8 +48,7 @@ def main(argv):
               all(r["critical_path"][e]["register"] and r["critical_path"][e]["stage"] for e in ("start", "end")) and
               r["datapath"]["critical_path_ns"] <= r["critical_path_ns"] + 1e-9)
         check(f"{name}: {c['top']} with today's parameters, {r['um2']:,.0f} µm², {r['critical_path_ns']} ns", ok)
-    print(f"{failures} check(s) failed" if failures else "all checks passed")
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

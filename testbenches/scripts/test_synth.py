@@ -17,14 +17,7 @@ SYNTH = os.path.join(ROOT, "scripts", "synth.sh")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import synth  # noqa: E402
 
-failures = 0
-
-
-def check(what, ok):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
+from checks import check, verdict  # noqa: E402
 
 
 def run(args, env=None):
@@ -205,8 +198,7 @@ def main():
                   r.returncode == 2 and "qflow-tech-osu018" in r.stderr and "extracting" not in r.stderr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{failures} check(s) failed" if failures else "all checks passed")
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":
