@@ -284,7 +284,7 @@ void Fabric::step() {
   }
 }
 
-uint64_t Fabric::skip_idle() {
+uint64_t Fabric::skip_idle(uint64_t max_skip) {
   if (status_ != RunStatus::kRunning) return 0;
   // If nothing will ever be due while flits are in flight, skip to the cycle the watchdog fires
   // (what clocking the idle network would reach).
@@ -297,6 +297,7 @@ uint64_t Fabric::skip_idle() {
   }
   if (spec_.params.max_cycles && sched_.cycle() + skip > spec_.params.max_cycles)
     skip = spec_.params.max_cycles - std::min(spec_.params.max_cycles, sched_.cycle());
+  skip = std::min(skip, max_skip);
   if (skip == 0) return 0;
   // Nothing moves in the skipped cycles, but the flits in the buffers are there in each of them.
   occupancy_sum_ += skip * counters().flits_in_buffers;

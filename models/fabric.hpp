@@ -76,7 +76,12 @@ class Fabric {
   // Between two steps: skips the cycles in which nothing is due (up to the watchdog's or the cycle
   // limit's cycle when nothing will ever be due) and returns how many. A long startup t_s costs
   // nothing: no block is evaluated in a skipped cycle, and their buffer occupancy is accounted.
-  uint64_t skip_idle();
+  uint64_t skip_idle(uint64_t max_skip = UINT64_MAX);
+  // A network that is done gets work again (a host interface was handed a message: the API's open
+  // networks, host_interface.hpp): it runs again, and is done again when all is delivered.
+  void resume() {
+    if (status_ == RunStatus::kDone) status_ = RunStatus::kRunning;
+  }
   RunStatus status() const { return status_; }
   uint64_t cycle() const { return sched_.cycle(); }
   // Every endpoint has finished and no flit is in flight.

@@ -43,14 +43,22 @@ class CycleBackend final : public Backend {
     if (req.gossip_hw) o.gossip = &gossip_table(schedule, req);
     if (progress)
       o.progress = [&progress](const model::Progress& p) { progress(RunProgress{p.cycle, p.messages_done, p.messages}); };
-    net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/false, routers_.get(),
+    const bool kernel_free = req.kernel_free && req.trace.empty();
+    net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/kernel_free, routers_.get(),
                                                  barriers_.get());
     for (sw::NodeId v : req.trace_routers) {
       model::PortRouter* r = net_->fabric().port_router(v);
       TORX_CHECK(r != nullptr, "--trace-routers on a network of C++ routers");
       r->core().open_trace(router_trace_path(req.trace, v));
     }
-    rep.cycle_model = model::run_cycle_model(*net_, o);
+    if (kernel_free) {
+      const auto t1 = std::chrono::steady_clock::now();
+      net_->run();
+      rep.cycle_model = net_->result();
+      rep.cycle_model->run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    } else {
+      rep.cycle_model = model::run_cycle_model(*net_, o);
+    }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.cycle_model->load_seconds = total - rep.cycle_model->run_seconds;
     return net_->memory();

@@ -69,6 +69,10 @@ struct RunRequest : NetworkRequest {
   std::string trace;                    // waveform file (cycle and rtl models)
   std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
+  // The library's run_schedule (include/torx/network.hpp): the cycle and rtl models step their
+  // network without the SystemC kernel (which elaborates once per process), so that a program may run
+  // any number of schedules. The same cycles and figures; no --trace.
+  bool kernel_free = false;
   std::optional<sw::MemoryLimit> memory_limit;  // --max-memory; none: what the machine has available
   // Set by validate_request: what runs but probably not as the user meant (the CLI prints each on
   // stderr, the result document lists them as "warnings").
