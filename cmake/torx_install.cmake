@@ -3,6 +3,7 @@
 #   DIR/include/torx/*.hpp                     the public headers (no internal header is installed)
 #   DIR/lib/libtorx.a, libtorx_systemc.a       torx::torx, torx::systemc (static, position independent)
 #   DIR/lib/libtorx_*.a                        the internal layers they link (torx::torx_core, ...)
+#   DIR/lib/libtorx_rtl.a                      torx::rtl, with hw/ built (not position independent)
 #   DIR/lib/cmake/torx/torxConfig.cmake        find_package(torx [VERSION]) from any prefix
 #   DIR/lib/cmake/torx/torxConfigVersion.cmake SameMajorVersion
 #   DIR/lib/pkgconfig/torx.pc                  pkg-config --cflags --libs torx
@@ -10,6 +11,33 @@
 include(CMakePackageConfigHelpers)
 
 set(_torx_libs torx_api torx_api_systemc torx_app torx_models torx_model_core torx_algorithms torx_core)
+set(TORX_PC_RTL "")
+# With hw/ built, the Verilated routers (and the Verilator runtime compiled into them) are torx::rtl,
+# linked by torx::torx for model "rtl". Their include directories in the source and build trees are
+# for building only (the installed headers need none of them).
+if(TARGET torx_rtl)
+  foreach(_prop INTERFACE_INCLUDE_DIRECTORIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES)
+    get_target_property(_dirs torx_rtl ${_prop})
+    if(_dirs)
+      set(_kept "")
+      foreach(_d IN LISTS _dirs)
+        string(FIND "${_d}" "${PROJECT_SOURCE_DIR}" _in_src)
+        string(FIND "${_d}" "${PROJECT_BINARY_DIR}" _in_bin)
+        if(_in_src EQUAL 0 OR _in_bin EQUAL 0)
+          list(APPEND _kept "$<BUILD_INTERFACE:${_d}>")
+        else()
+          list(APPEND _kept "${_d}")
+        endif()
+      endforeach()
+      set_target_properties(torx_rtl PROPERTIES ${_prop} "${_kept}")
+    endif()
+  endforeach()
+  # (Not recompiled with -fPIC: the Verilated code is the bulk of a build, and CI's share of it stays
+  # as it was; libtorx_rtl.a links into executables, not into shared objects.)
+  set_target_properties(torx_rtl PROPERTIES EXPORT_NAME rtl)
+  list(APPEND _torx_libs torx_rtl)
+  set(TORX_PC_RTL " -ltorx_rtl")
+endif()
 install(TARGETS ${_torx_libs} EXPORT torxTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

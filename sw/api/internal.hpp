@@ -50,6 +50,8 @@ struct Core {
 // The routers of `model` ("cycle": null, the C++ routers; "rtl": the Verilated ones). Throws
 // sw::InputError when this build has no such model (routers.cpp).
 std::unique_ptr<const model::RouterFactory> make_router_factory(const std::string& model);
+// Whether the library has model "rtl" (routers.cpp).
+bool has_rtl();
 // Rethrows the exception in flight as torx::Error (input, stopped, internal).
 [[noreturn]] void rethrow();
 // The payload of a message injected by size: a pattern of its id and the byte offset.

@@ -374,8 +374,8 @@ ScheduleResult Network::run_schedule(const std::string& algorithm_or_file, const
 
 std::vector<std::string> Network::models() {
   std::vector<std::string> m;
-  if (app::model_available(app::ModelKind::kCycle)) m.push_back("cycle");
-  if (app::model_available(app::ModelKind::kRtl)) m.push_back("rtl");
+  m.push_back("cycle");
+  if (api::has_rtl()) m.push_back("rtl");
   return m;
 }
 

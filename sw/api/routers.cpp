@@ -19,4 +19,12 @@ std::unique_ptr<const model::RouterFactory> make_router_factory(const std::strin
   throw sw::InputError(fmt::format("--model {}: this build has no such model", model));
 }
 
+bool has_rtl() {
+#ifdef TORX_HAVE_RTL
+  return true;
+#else
+  return false;
+#endif
+}
+
 }  // namespace torx::api
