@@ -56,7 +56,7 @@ bool has_rtl();
 [[noreturn]] void rethrow();
 // The payload of a message injected by size: a pattern of its id and the byte offset.
 std::vector<uint8_t> pattern_bytes(uint64_t id, uint64_t n);
-Delivery to_delivery(const model::HostDelivery& d, uint64_t unused);
+Delivery to_delivery(const model::HostDelivery& d);
 Figures figures_of(const Core& c);
 
 }  // namespace torx::api

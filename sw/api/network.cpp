@@ -144,8 +144,19 @@ void Core::step_one() {
 
 void Core::check_status() const {
   const model::RunStatus s = fabric->status();
-  if (s == model::RunStatus::kStalled || s == model::RunStatus::kLimit)
-    throw sw::WatchdogError(fmt::format("{} ({} messages in flight)", fabric->stop_reason(), traffic.in_flight()));
+  if (s != model::RunStatus::kStalled && s != model::RunStatus::kLimit) return;
+  // Every stuck worm: where its head is and what it waits for (as torx run and traffic report them).
+  std::string r = fmt::format("{} ({} messages in flight)", fabric->stop_reason(), traffic.in_flight());
+  size_t shown = 0, heads = 0;
+  fabric->visit_flits([&](const model::Flit& f, const std::string& place, const std::string& reason) {
+    if (!f.head() || heads++ >= 20) return;
+    ++shown;
+    r += fmt::format("\n  message {} for node {}: head at {}: {}", f.msg, topo.node_name(f.dest), place, reason);
+  });
+  if (heads > shown) r += fmt::format("\n  ... and {} more messages", heads - shown);
+  for (const model::HostInterface* h : hosts)
+    if (!h->finished()) r += "\n  " + h->describe();
+  throw sw::WatchdogError(r);
 }
 
 // The error boundary: torx's internal exceptions as torx::Error.
@@ -165,7 +176,7 @@ void Core::check_status() const {
   }
 }
 
-Delivery to_delivery(const model::HostDelivery& d, uint64_t /*unused*/) {
+Delivery to_delivery(const model::HostDelivery& d) {
   Delivery r;
   r.id = d.id;
   r.src = static_cast<int>(d.src);
@@ -207,7 +218,7 @@ std::vector<uint8_t> pattern_bytes(uint64_t id, uint64_t n) {
 struct Network::Impl {
   explicit Impl(const NetworkConfig& c)
       : core(c, [this](model::HostDelivery&& d) {
-          Delivery r = api::to_delivery(d, 0);
+          Delivery r = api::to_delivery(d);
           if (callback) callback(r);
           if (keep) queue.push_back(std::move(r));
         }) {}

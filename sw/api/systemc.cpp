@@ -73,7 +73,7 @@ Network::Network(sc_core::sc_module_name name, const Config& config)
       TORX_CHECK(it != m.open.end(), "a delivery without its transaction");
       const std::shared_ptr<Txn> t = it->second;
       m.open.erase(it);
-      if (m.callback) m.callback(api::to_delivery(d, 0));
+      if (m.callback) m.callback(api::to_delivery(d));
       m.arrivals.push_back(Arrival{m.end_of(d.delivered), t->src, t->dst, t->offset, std::move(d.bytes)});
       m.out_event.notify(m.end_of(d.delivered) - sc_core::sc_time_stamp());
     });

@@ -163,7 +163,9 @@ TEST(Api, ErrorsCarryTheCommandLinesMessages) {
   c.params = {"max_cycles=5"};
   torx::Network lim(c);
   lim.inject(0, 10, 640);
-  EXPECT_NE(error_of([&] { lim.run_until_idle(); }, K::kStopped).find("max_cycles"), std::string::npos);
+  const std::string stuck = error_of([&] { lim.run_until_idle(); }, K::kStopped);
+  EXPECT_NE(stuck.find("max_cycles"), std::string::npos) << stuck;
+  EXPECT_NE(stuck.find("message 0 for node"), std::string::npos) << stuck;  // where its head is
 }
 
 TEST(Api, RunScheduleChecksEveryBlockAsTorxRunDoes) {
