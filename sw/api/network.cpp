@@ -75,7 +75,8 @@ Core::Core(const NetworkConfig& c, DeliverFn deliver)
 
 void Core::check_node(const char* what, int v) const {
   if (v < 0 || v >= topo.nodes())
-    throw sw::InputError(fmt::format("{} node {}: the {} has nodes 0 to {}", what, v, topo.to_string(), topo.nodes() - 1));
+    throw sw::InputError(fmt::format("{}{}node {}: the {} has nodes 0 to {}", what, *what ? " " : "", v, topo.to_string(),
+                                     topo.nodes() - 1));
 }
 
 sw::Route Core::validate(int src, int dst, uint64_t nbytes, int priority, const std::optional<Route>& route) const {
