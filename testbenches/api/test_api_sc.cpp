@@ -284,8 +284,22 @@ struct Prober : sc_core::sc_module {
   bool dmi = true;
   unsigned dbg = 1;
   sc_time ok_returned;
+  std::vector<sc_time> resp_at;  // BEGIN_RESP of the AT writes
+  tlm::tlm_generic_payload* resp_trans = nullptr;
+  sc_core::sc_event resp_ev;
   SC_HAS_PROCESS(Prober);
-  explicit Prober(sc_core::sc_module_name n) : sc_core::sc_module(n), socket("socket") { SC_THREAD(probe); }
+  explicit Prober(sc_core::sc_module_name n) : sc_core::sc_module(n), socket("socket") {
+    socket.register_nb_transport_bw(this, &Prober::nb_transport_bw);
+    SC_THREAD(probe);
+  }
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time&) {
+    EXPECT_EQ(ph, tlm::BEGIN_RESP);
+    EXPECT_EQ(t.get_response_status(), tlm::TLM_OK_RESPONSE);
+    resp_at.push_back(sc_core::sc_time_stamp());
+    resp_trans = &t;
+    resp_ev.notify(sc_time(3, SC_NS));  // END_RESP on the forward path, 3 ns later
+    return tlm::TLM_ACCEPTED;
+  }
   void probe() {
     uint8_t data[64] = {};
     uint8_t be[4] = {0xff, 0xff, 0xff, 0xff};
@@ -342,6 +356,27 @@ struct Prober : sc_core::sc_module {
     socket->b_transport(t, delay);  // a good one: joins in cycle 5, 4 flits leave in cycles 5..8
     EXPECT_EQ(t.get_response_status(), tlm::TLM_OK_RESPONSE);
     ok_returned = sc_core::sc_time_stamp();
+    // Approximately timed, two writes of 16 bytes (1 flit) at 9 ns: the first responds at the end of
+    // cycle 9 (10 ns), the second (issued in cycle 10, after the first's tail) would respond at 11 ns
+    // but waits for the first's END_RESP (response exclusion), sent at 10 + 3 = 13 ns.
+    tlm::tlm_generic_payload a, b;
+    for (tlm::tlm_generic_payload* g : {&a, &b}) {
+      g->set_command(tlm::TLM_WRITE_COMMAND);
+      g->set_address(5 * w);
+      g->set_data_ptr(data);
+      g->set_data_length(16);
+      g->set_streaming_width(16);
+      tlm::tlm_phase ph = tlm::BEGIN_REQ;
+      sc_time d = sc_core::SC_ZERO_TIME;
+      EXPECT_EQ(socket->nb_transport_fw(*g, ph, d), tlm::TLM_UPDATED);
+      EXPECT_EQ(ph, tlm::END_REQ);
+    }
+    for (int k = 0; k < 2; ++k) {
+      wait(resp_ev);
+      tlm::tlm_phase ph = tlm::END_RESP;
+      sc_time d = sc_core::SC_ZERO_TIME;
+      EXPECT_EQ(socket->nb_transport_fw(*resp_trans, ph, d), tlm::TLM_COMPLETED);
+    }
   }
 };
 
@@ -371,13 +406,17 @@ TEST(ApiSc, BadTransactionsGetErrorResponses) {
   EXPECT_EQ(p.dbg, 0u);
   // The good write: issued in cycle 5, flits leave in 5..8, so b_transport returns at the end of 8.
   EXPECT_EQ(p.ok_returned, sc_time(9, SC_NS));
-  ASSERT_EQ(seen.size(), 1u);
+  ASSERT_EQ(seen.size(), 3u);
   EXPECT_EQ(seen[0].injected, 5u);
   EXPECT_EQ(seen[0].dst, 3);
+  EXPECT_EQ(seen[1].issued, 9u);
+  EXPECT_EQ(seen[2].issued, 10u);
+  EXPECT_EQ(p.resp_at, (std::vector<sc_time>{sc_time(10, SC_NS), sc_time(13, SC_NS)}));
   uint64_t writes = 0;
   for (auto& s : sinks) writes += s->writes;
-  EXPECT_EQ(writes, 1u);
+  EXPECT_EQ(writes, 3u);
   EXPECT_EQ(sinks[3]->writes, 1u);
+  EXPECT_EQ(sinks[5]->writes, 2u);
 }
 
 }  // namespace
