@@ -12,6 +12,7 @@ include(CMakePackageConfigHelpers)
 
 set(_torx_libs torx_api torx_api_systemc torx_app torx_models torx_model_core torx_algorithms torx_core)
 set(TORX_PC_RTL "")
+set(TORX_PC_RTL_DEPS "")
 # With hw/ built, the Verilated routers (and the Verilator runtime compiled into them) are torx::rtl,
 # linked by torx::torx for model "rtl". Their include directories in the source and build trees are
 # for building only (the installed headers need none of them).
@@ -37,6 +38,7 @@ if(TARGET torx_rtl)
   set_target_properties(torx_rtl PROPERTIES EXPORT_NAME rtl)
   list(APPEND _torx_libs torx_rtl)
   set(TORX_PC_RTL " -ltorx_rtl")
+  set(TORX_PC_RTL_DEPS " -lz -pthread")  # the Verilator runtime's FST writer and threads
 endif()
 install(TARGETS ${_torx_libs} EXPORT torxTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
