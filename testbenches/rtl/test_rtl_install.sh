@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# An installed torx builds its RTL models from its own prefix (issue 22 item 4; docs/rtl.md, "Models
+# on demand"): install the build tree to a temporary prefix, run one RTL shape there with an empty
+# cache and no TORX_RTL_KIT, and check that the model was built from PREFIX/share/torx/rtl and gives
+# the figures of the cycle model. Usage: test_rtl_install.sh CMAKE BUILD_DIR
+set -eu
+cmake_bin=$1
+build=$2
+prefix=$(mktemp -d /tmp/torx_install_XXXXXX)
+trap 'rm -rf "$prefix"' EXIT
+"$cmake_bin" --install "$build" --prefix "$prefix" > "$prefix/install.log"
+test -f "$prefix/share/torx/rtl/rtl_factory.cpp.in"
+test -f "$prefix/share/torx/rtl/sv/torx_router.sv"
+test -f "$prefix/share/torx/rtl/include/hw/verilated_router.hpp"
+run() { env -u TORX_RTL_KIT -u TORX_RTL_CACHE "$prefix/bin/torx" --rtl-cache "$prefix/cache" "$@"; }
+run run direct --topo 3 --model rtl --sync none --json "$prefix/rtl.json" 2> "$prefix/rtl.err" > /dev/null
+grep -q "Verilating r1d" "$prefix/rtl.err"
+"$prefix/bin/torx" run direct --topo 3 --model cycle --sync none --json "$prefix/cycle.json" > /dev/null
+run rtl list --json > "$prefix/list.json"
+python3 - "$prefix" <<'PY'
+import json, sys
+p = sys.argv[1]
+entries = json.load(open(p + "/list.json"))["entries"]
+assert len(entries) == 1 and entries[0]["valid"], entries
+assert entries[0]["kit"] == p + "/share/torx/rtl", entries[0]["kit"]
+a, b = json.load(open(p + "/cycle.json")), json.load(open(p + "/rtl.json"))
+assert a["cycles"] == b["cycles"] and a["cycle_model"]["link_flits"] == b["cycle_model"]["link_flits"], (a["cycles"], b["cycles"])
+print("installed torx built r1d from", entries[0]["kit"], "in", entries[0]["build_seconds"], "s;", b["cycles"], "cycles as the cycle model")
+PY
