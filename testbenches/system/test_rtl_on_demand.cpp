@@ -2,7 +2,7 @@
 // RTL models on demand (label rtl; docs/rtl.md, "Models on demand"), as users meet them through the
 // CLI: shapes the catalog does not hold give the cycle model's figures, figure for figure (priority
 // K = 8 on a 3D torus, V = 3 with D = 5 and P = 3, a 4-D torus, an all-port 3D router with V = 2,
-// gossip with 2- and 12-flit packets); torx cosim on shapes drawn from a seed has no mismatch; and
+// priority K = 3 on an all-port ring, gossip with 2- and 12-flit packets); torx cosim on shapes drawn from a seed has no mismatch; and
 // the cache: a second run does not build, two first uses at once build once, a truncated entry is
 // rebuilt, a cache that cannot be written falls back or is exit 2 with its path, and a missing
 // verilator is exit 2 with the install line.
@@ -74,6 +74,7 @@ const Shape kHeldOut[] = {
     {"v3_d5_p3", "t4 --topo 4x4 --param vcs_per_class=3 --param buffer_depth=5 --param router_latency=3"},
     {"torus_4d", "direct --topo 3x3x2x2 --ts 20"},
     {"all_port_3d_v2", "tsay-wang --topo 3x3x3 --param vcs_per_class=2"},
+    {"priority_k3_all_port_1d", "tsay-wang --topo 8 --sync priority --param priority_levels=3"},
     {"gossip_2_flit", "ms-hc --topo 6x6 --gossip-hw --block-bytes 32"},
     {"gossip_12_flit", "ms-hc --topo 4x4 --gossip-hw --block-bytes 192"},
 };
