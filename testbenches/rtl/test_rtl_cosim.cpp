@@ -107,7 +107,7 @@ MatrixCase mk(const char* rtl, std::vector<int> dims) {
 std::vector<MatrixCase> matrix() {
   std::vector<MatrixCase> v;
   MatrixCase c = mk("r1d_v2", {8});
-  c.vcs = 2, c.depth = 3, c.shape.pipeline = 3;
+  c.vcs = 2, c.depth = 3, c.pipeline = 3;
   v.push_back(c);
   v.push_back(mk("r1d", {12}));
   c = mk("r1d_all", {8});
@@ -116,7 +116,7 @@ std::vector<MatrixCase> matrix() {
   c = mk("r2d", {6, 6});
   v.push_back(c);
   c = mk("m2d_p1", {5, 4});
-  c.mesh = true, c.shape.pipeline = 1;
+  c.mesh = true, c.pipeline = 1;
   v.push_back(c);
   c = mk("m2d", {4, 4});
   c.mesh = true, c.pattern = TrafficPattern::kHotspot;
@@ -134,7 +134,7 @@ std::vector<MatrixCase> matrix() {
   c.mixed_orders = true, c.depth = 4;
   v.push_back(c);
   c = mk("m3d_v2_d2", {3, 3, 3});
-  c.mesh = true, c.vcs = 2, c.depth = 2, c.shape.pipeline = 1;
+  c.mesh = true, c.vcs = 2, c.depth = 2, c.pipeline = 1;
   v.push_back(c);
   c = mk("r3d_all_o3", {3, 3, 3});
   c.all_port = true, c.mixed_orders = true;
