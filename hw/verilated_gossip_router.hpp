@@ -38,7 +38,7 @@ class VerilatedGossipRouter final : public VerilatedRouterBase<VM, VerilatedGoss
 
   VerilatedGossipRouter(const RtlRouterConfig& cfg, const model::RouterShape& shape, const sw::Topology& topo,
                         sw::NodeId node, const model::GossipImage& image)
-      : Base("gossip router", cfg, shape, topo, node, 1 + kGossipAgeW + 2 * static_cast<unsigned>(cfg.ndims)),
+      : Base("gossip router", cfg, shape, topo, node, 1 + kGossipAgeW + 2 * static_cast<unsigned>(cfg.shape.ndims)),
         image_(image) {
     ext_ = layout_.width();
     const std::string top = "torx_gossip_router";

@@ -71,11 +71,11 @@ class VerilatedRouterBase : public VerilatedHarness<VM, RtlRouter> {
   VerilatedRouterBase(const char* what, const RtlRouterConfig& cfg, const model::RouterShape& shape,
                       const sw::Topology& topo, sw::NodeId node, unsigned extra_bits)
       : Base(fmt::format("{} {} ({})", what, node, cfg.name)), cfg_(cfg), shape_(shape), coords_(topo), node_(node) {
-    layout_.ndims = static_cast<unsigned>(cfg.ndims);
+    layout_.ndims = static_cast<unsigned>(cfg.shape.ndims);
     layout_.coord_w = clog2w(static_cast<unsigned>(cfg.max_radix));
     layout_.flit_bytes = static_cast<unsigned>(cfg.flit_bytes);
     width_ = layout_.width() + extra_bits;
-    vc_w_ = clog2w(static_cast<unsigned>(cfg.vc_classes * cfg.vcs_per_class));
+    vc_w_ = clog2w(static_cast<unsigned>(cfg.shape.network_vcs()));
     constexpr size_t kFlitBits = sizeof(m_->flit_i) * 8;
     const size_t want = static_cast<size_t>(shape_.ports()) * width_;
     if (kFlitBits < want || kFlitBits >= want + 32)

@@ -37,18 +37,10 @@ RouterConfig Fabric::router_config(sw::NodeId v) const {
   const sw::NetworkParams& p = spec_.params;
   RouterConfig rc;
   rc.node = v;
-  rc.ndims = topo_.ndims();
-  rc.local_ports = local_;
-  rc.vcs_per_class = p.vcs_per_class;
-  rc.buffer_depth = p.buffer_depth;
-  rc.pipeline = p.router_latency;
-  rc.payload_words = (spec_.flit_bytes + 7) / 8;
-  rc.priority_levels = p.priority_levels;
-  rc.priority_reserve = p.priority_reserve;
-  if (!spec_.gossip.empty()) {
-    rc.gossip = &spec_.gossip[v];
-    rc.gossip_packet_flits = spec_.gossip_packet_flits;
-  }
+  // The VC classes: the router reads them from its routing image (make_core below, Router).
+  rc.shape = router_shape(p, topo_.ndims(), local_, /*vc_classes=*/0, spec_.flit_bytes,
+                          spec_.gossip.empty() ? 0 : spec_.gossip_packet_flits);
+  if (!spec_.gossip.empty()) rc.gossip = &spec_.gossip[v];
   return rc;
 }
 
@@ -58,18 +50,9 @@ std::unique_ptr<RouterCore> Fabric::make_core(const RouterFactory& routers, cons
   const sw::NodeId v = rc.node;
   RoutingUnit unit;
   unit.load(spec_.routing[v], topo_, v);
-  RouterShape shape;
-  shape.ndims = rc.ndims;
-  shape.local_ports = rc.local_ports;
+  RouterShape shape = rc.shape;
   shape.vc_classes = unit.vc_classes();
-  shape.vcs_per_class = rc.vcs_per_class;
-  shape.buffer_depth = rc.buffer_depth;
-  shape.pipeline = rc.pipeline;
-  shape.payload_words = rc.payload_words;
-  shape.priority_levels = rc.priority_levels;
-  shape.priority_reserve = rc.priority_reserve;
   if (!rc.gossip) return routers.make(v, shape, spec_.routing[v], topo_);
-  shape.gossip_packet_flits = rc.gossip_packet_flits;
   return routers.make_gossip(v, shape, spec_.routing[v], *rc.gossip, topo_);
 }
 

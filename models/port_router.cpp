@@ -14,14 +14,7 @@ RouterPortCore::RouterPortCore(const RouterConfig& cfg, const RoutingImage& imag
 RouterConfig CppRouterFactory::config(sw::NodeId v, const RouterShape& shape) const {
   RouterConfig cfg = base_;
   cfg.node = v;
-  cfg.ndims = shape.ndims;
-  cfg.local_ports = shape.local_ports;
-  cfg.vcs_per_class = shape.vcs_per_class;
-  cfg.buffer_depth = shape.buffer_depth;
-  cfg.pipeline = shape.pipeline;
-  cfg.payload_words = shape.payload_words;
-  cfg.priority_levels = shape.priority_levels;
-  cfg.priority_reserve = shape.priority_reserve;
+  cfg.shape = shape;
   return cfg;
 }
 
@@ -35,7 +28,6 @@ std::unique_ptr<RouterCore> CppRouterFactory::make_gossip(sw::NodeId v, const Ro
                                                           const sw::Topology& topo) const {
   RouterConfig cfg = config(v, shape);
   cfg.gossip = &gossip;  // read while the router loads it
-  cfg.gossip_packet_flits = shape.gossip_packet_flits;
   return std::make_unique<RouterPortCore>(cfg, image, topo);
 }
 

@@ -72,25 +72,20 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
   set_self_waking(true);
   set_name(topo.node_name(cfg.node));
   routing_.load(table, topo, cfg.node);
-  shape_.ndims = cfg.ndims;
-  shape_.local_ports = cfg.local_ports;
+  shape_ = cfg.shape;
   shape_.vc_classes = routing_.vc_classes();
-  shape_.vcs_per_class = cfg.vcs_per_class;
-  shape_.buffer_depth = cfg.buffer_depth;
-  shape_.pipeline = cfg.pipeline;
-  shape_.payload_words = cfg.payload_words;
+  shape_.gossip_packet_flits = 0;  // set below in gossip mode
   nports_ = shape_.ports();
-  depth_ = cfg.buffer_depth;
+  depth_ = shape_.buffer_depth;
   TORX_MODEL_CHECK(nports_ <= 64, "router radix above 64 ports");
   TORX_MODEL_CHECK(shape_.network_vcs() <= 64, "more than 64 VCs per port");
-  TORX_MODEL_CHECK(cfg.pipeline >= 1, "a router has at least one stage");
-  levels_ = cfg.priority_levels;
-  shape_.priority_levels = cfg.priority_levels;
-  shape_.priority_reserve = cfg.priority_reserve;
+  TORX_MODEL_CHECK(shape_.pipeline >= 1, "a router has at least one stage");
+  levels_ = shape_.priority_levels;
   TORX_MODEL_CHECK(levels_ >= 1 && levels_ <= 16, "priority levels out of range");
   TORX_MODEL_CHECK(shape_.network_vcs() * levels_ <= 64, "more than 64 lanes per port");
-  TORX_MODEL_CHECK(cfg.buffer_depth > (levels_ - 1) * cfg.priority_reserve, "the throttle leaves the lowest level no slot");
-  for (int q = 0; q < levels_; ++q) reserve_[q] = (levels_ - 1 - q) * cfg.priority_reserve;
+  TORX_MODEL_CHECK(shape_.buffer_depth > (levels_ - 1) * shape_.priority_reserve,
+                   "the throttle leaves the lowest level no slot");
+  for (int q = 0; q < levels_; ++q) reserve_[q] = (levels_ - 1 - q) * shape_.priority_reserve;
   const int total = shape_.total_vcs();
   const int lanes = shape_.total_lanes();
   TORX_MODEL_CHECK(lanes < kVcFree, "too many input lanes for 16-bit owner registers");
@@ -113,18 +108,18 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
   for (int p = 0; p < nports_; ++p) {
     const int f = port_[p].first_vc;
     in_[p].configure(&in_vc_[f * levels_], &in_ram_[static_cast<size_t>(f) * levels_ * depth_], port_[p].vcs, depth_,
-                     cfg.payload_words, static_cast<uint32_t>(cfg.pipeline), levels_);
+                     shape_.payload_words, static_cast<uint32_t>(shape_.pipeline), levels_);
     out_[p].configure(&out_vc_[f], port_[p].vcs, depth_, levels_, stack_ ? &stack_[f * (levels_ - 1)] : nullptr,
                       &out_tail_[f * levels_]);
   }
   sw_alloc_.configure(port_, nports_);
-  vc_alloc_.configure(va_ptr_, shape_.vc_classes, cfg.vcs_per_class, lanes, levels_);
+  vc_alloc_.configure(va_ptr_, shape_.vc_classes, shape_.vcs_per_class, lanes, levels_);
   if (cfg.gossip) {
     TORX_MODEL_CHECK(levels_ == 1, "gossip mode runs without priority levels");
     gossip_.load(*cfg.gossip, topo, cfg.node);
     gossip_mode_ = true;
-    gossip_flits_ = cfg.gossip_packet_flits;
-    shape_.gossip_packet_flits = cfg.gossip_packet_flits;
+    gossip_flits_ = cfg.shape.gossip_packet_flits;
+    shape_.gossip_packet_flits = cfg.shape.gossip_packet_flits;
     // Store-and-forward with double buffering: a packet is forwarded while the next one arrives
     // behind it (the seed's lock step: one packet per link per step). With room for one packet only,
     // a ring of full buffers each waiting for the next deadlocks. (The application sizes the buffers:
@@ -176,7 +171,7 @@ void Router::route_head(int port, InputVc& r, const Flit& head) {
                                        cfg_.node, head.msg, head.dest));
   const int np = network_ports();
   if (res.eject) {
-    o = np + (cfg_.local_ports > 1 && port < np ? port : 0);
+    o = np + (cfg_.shape.local_ports > 1 && port < np ? port : 0);
   } else {
     o = res.port;
     cls = res.vc_class;
@@ -455,7 +450,7 @@ void Router::gossip_fronts(uint64_t now, GossipClaims& c, uint32_t& due) {
                                            cfg_.node, port_name(p, true), f.seq, f.msg));
       if (in_[p].due_count(v, now) < gossip_flits_) continue;  // store-and-forward: the whole packet first
       uint64_t targets = 0;
-      const int ej = np + (cfg_.local_ports > 1 && p < np ? p : 0);
+      const int ej = np + (cfg_.shape.local_ports > 1 && p < np ? p : 0);
       if (p >= np) {
         targets = f.neg_mask;  // injected: the node's own output mask
       } else if (f.start_dim == kGossipPrologue) {
@@ -517,7 +512,7 @@ uint32_t Router::gossip_stream(uint64_t now, Io& io) {
       if (f.due > now) continue;
       const uint64_t t = gossip_targets_[li];
       Flit copy;
-      copy_flit(copy, f, cfg_.payload_words);
+      copy_flit(copy, f, cfg_.shape.payload_words);
       const bool head = f.head(), tail = f.tail();
       if (head) copy.dest = f.dest + 1;  // one more link crossed
       for (uint64_t m = t; m; m &= m - 1) {
@@ -648,8 +643,8 @@ std::string Router::wait_reason(int port, int vc) const {
     case VcState::kWaitVc: {
       const OutputUnit& o = out_[r.out_port_q];
       std::string owners;
-      const int base = o.vcs() == 1 ? 0 : r.out_class_q * cfg_.vcs_per_class;
-      const int n = o.vcs() == 1 ? 1 : cfg_.vcs_per_class;
+      const int base = o.vcs() == 1 ? 0 : r.out_class_q * cfg_.shape.vcs_per_class;
+      const int n = o.vcs() == 1 ? 1 : cfg_.shape.vcs_per_class;
       for (int i = 0; i < n; ++i) {
         const uint16_t own = o.vc(base + i).owner_q;
         if (own == kVcFree) continue;

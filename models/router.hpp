@@ -63,18 +63,14 @@ enum class RouterMutation : uint8_t {
 
 struct RouterConfig {
   sw::NodeId node = 0;
-  int ndims = 1;
-  int local_ports = 1;      // 1 (one-port) or 2 * ndims (all-port)
-  int vcs_per_class = 1;
-  int buffer_depth = 8;     // of this router's input VCs (and, by symmetry, of its downstream ones)
-  int pipeline = 2;         // P: a flit at an input in cycle t can leave in t + P
-  uint32_t payload_words = kMaxFlitWords;  // ceil(flit_bytes / 8)
-  int priority_levels = 1;  // K lanes per VC, throttle and preemption (docs/priority.md); 1: none
-  int priority_reserve = 1; // r: slots per level above that the throttle keeps free
+  // The hardware parameters (router_shape(), router_core.hpp): N, local ports, V, D (of this router's
+  // input VCs and, by symmetry, of its downstream ones), P, payload words, K and r, the gossip packet
+  // length. The VC classes come from the routing image (the router takes them from there).
+  RouterShape shape;
   // Hardwired gossip (docs/gossip.md, "Hardwired forwarding"): the router forwards gossip packets by
-  // itself from this image, store-and-forward, replicating each to every output the image names.
+  // itself from this image, store-and-forward, replicating each to every output the image names;
+  // shape.gossip_packet_flits is the packet length (one block).
   const GossipImage* gossip = nullptr;
-  uint32_t gossip_packet_flits = 4;  // flits of a gossip packet (one block)
   RouterMutation mutation = RouterMutation::kNone;
 };
 
@@ -134,7 +130,7 @@ class Router final : public RouterBlock {
   // --- inspection (tests, stuck-worm reports) ----------------------------------------------------
   int inputs() const { return nports_; }
   int outputs() const { return nports_; }
-  int network_ports() const { return 2 * cfg_.ndims; }
+  int network_ports() const { return 2 * cfg_.shape.ndims; }
   const InputUnit& input(int p) const { return in_[p]; }
   const OutputUnit& output(int o) const { return out_[o]; }
   const Link* input_link(int p) const { return port_[p].in_link; }

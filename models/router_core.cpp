@@ -7,6 +7,22 @@
 
 namespace torx::model {
 
+RouterShape router_shape(const sw::NetworkParams& p, int ndims, int local_ports, int vc_classes, uint32_t flit_bytes,
+                         uint32_t gossip_packet_flits) {
+  RouterShape s;
+  s.ndims = ndims;
+  s.local_ports = local_ports;
+  s.vc_classes = vc_classes;
+  s.vcs_per_class = p.vcs_per_class;
+  s.buffer_depth = p.buffer_depth;
+  s.pipeline = p.router_latency;
+  s.payload_words = (flit_bytes + 7) / 8;
+  s.priority_levels = p.priority_levels;
+  s.priority_reserve = p.priority_reserve;
+  s.gossip_packet_flits = gossip_packet_flits;
+  return s;
+}
+
 void RouterSnapshot::layout(const RouterShape& s) {
   const size_t vcs = static_cast<size_t>(s.total_vcs());
   const size_t lanes = static_cast<size_t>(s.total_lanes());

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/network_params.hpp"
 #include "models/flit.hpp"
 #include "models/routing_table.hpp"
 
@@ -62,6 +63,15 @@ struct RouterShape {
            priority_reserve == o.priority_reserve && gossip_packet_flits == o.gossip_packet_flits;
   }
 };
+
+// The one derivation of a router's hardware parameters (docs/architecture.md, "A new router
+// parameter"): from the network parameters as run, the topology's dimensions, the local ports (1 or
+// 2N), the VC classes the routing images ask for (dateline x order classes; 0 when the router takes
+// them from its image), the flit width and, for a gossip router, the packet length. The C++ router
+// (RouterConfig::shape), the factories, the RTL harness and its Verilator parameter list
+// (hw/rtl_models.cpp) all read the value this returns.
+RouterShape router_shape(const sw::NetworkParams& p, int ndims, int local_ports, int vc_classes, uint32_t flit_bytes,
+                         uint32_t gossip_packet_flits = 0);
 
 // One port's wires in one cycle. In: flit arriving at input p, credit arriving at output p. Out:
 // flit pushed onto output p (flit.vc = the output VC), credit pushed upstream from input p.

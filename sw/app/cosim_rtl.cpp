@@ -70,11 +70,11 @@ CosimMismatch mismatch_of(const model::Mismatch& m, const std::string& text) {
   return x;
 }
 
-// The Verilated configurations a network of routers of `shape` is built from.
-void name_configs(const model::RouterShape& shape, int mutant, int ndims, CosimReport& rep) {
-  if (const rtl::RtlRouterConfig* c = rtl::find_rtl_router(shape, mutant)) rep.rtl_router = c->name;
-  for (const rtl::RtlBarrierConfig& c : rtl::rtl_barrier_configs())
-    if (c.ndims == ndims) rep.rtl_barrier = c.name;
+// The Verilated models a network of routers of `shape` on `topo` is built from (their names: the
+// catalog's, or one spelling the parameters; hw/rtl_router.hpp).
+void name_configs(const model::RouterShape& shape, int mutant, const sw::Topology& topo, CosimReport& rep) {
+  rep.rtl_router = rtl::rtl_model_name(shape, mutant, topo);
+  rep.rtl_barrier = rtl::rtl_barrier_spec(topo.ndims()).name;
 }
 
 std::string params_json(const sw::NetworkParams& p) {
@@ -128,17 +128,10 @@ void random_traffic(const CosimRequest& r, const Pairs& pairs, CosimReport& rep)
   p.order_classes = rc.order_classes;
   rep.params_json = params_json(p);
   // The configuration names: the shape of this network (as run_cosim built it).
-  model::RouterShape shape;
-  shape.ndims = r.topology.ndims();
-  shape.local_ports = r.ports == sw::PortModel::kAll ? r.topology.ports() : 1;
-  shape.vc_classes = rc.dateline_classes * rc.order_classes;
-  shape.vcs_per_class = r.params.vcs_per_class;
-  shape.buffer_depth = r.params.buffer_depth;
-  shape.pipeline = r.params.router_latency;
-  shape.payload_words = (r.cost.flit_bytes + 7) / 8;
-  shape.priority_levels = r.params.priority_levels;
-  shape.priority_reserve = r.params.priority_reserve;
-  name_configs(shape, r.mutant, r.topology.ndims(), rep);
+  const model::RouterShape shape =
+      model::router_shape(r.params, r.topology.ndims(), r.ports == sw::PortModel::kAll ? r.topology.ports() : 1,
+                          rc.dateline_classes * rc.order_classes, r.cost.flit_bytes);
+  name_configs(shape, r.mutant, r.topology, rep);
 }
 
 // An algorithm's schedule, run to the end with every router and barrier unit a lock-step pair, then
@@ -164,7 +157,7 @@ void algorithm_traffic(const CosimRequest& r, const Pairs& pairs, CosimReport& r
   const model::LockstepBarrierFactory barriers(pairs.cpp_b, pairs.rtl_b);
   model::CycleNetwork net(schedule, r.topology, o, /*connect=*/true, &routers, &barriers);
   model::Fabric& f = net.fabric();
-  name_configs(f.router(0).shape(), r.mutant, r.topology.ndims(), rep);
+  name_configs(f.router(0).shape(), r.mutant, r.topology, rep);
   f.start();
   try {
     if (f.run() != model::RunStatus::kDone) throw sw::WatchdogError(net.stall_report());

@@ -27,6 +27,7 @@
 #include "app/plot.hpp"
 #include "app/report.hpp"
 #include "app/reproduce.hpp"
+#include "app/rtl_cmd.hpp"
 #include "app/run.hpp"
 #include "app/tables.hpp"
 #include "app/traffic.hpp"
@@ -93,6 +94,13 @@ struct ReproduceOptions {
 struct CosimOptions {
   app::CosimWords words;
   std::string json;
+};
+
+struct RtlOptions {  // torx rtl build|list|clean|params
+  RunOptions build, params;
+  std::vector<std::string> catalog;
+  bool json = false;
+  std::string filter;
 };
 
 struct TrafficOptions {
@@ -383,6 +391,52 @@ int cmd_plot(const PlotOptions& o) {
 // `torx traffic` (app/traffic.hpp, docs/traffic.md): synthetic traffic at one rate, a sweep or a
 // search for the saturation point; the table (or the document or CSV on standard output), the
 // files asked for. Exit 1 when a packet was lost, corrupted, misdelivered or duplicated.
+// `torx rtl`: the cache of on-demand Verilated models (app/rtl_cmd.hpp, docs/rtl.md "Models on demand").
+int cmd_rtl(const RtlOptions& o, CLI::App* build, CLI::App* list, CLI::App* clean, CLI::App* params) {
+  if (*build) {
+    const bool catalog = build->count("--catalog") > 0;
+    const app::RunWords& w = o.build.words;
+    if (catalog && (!w.algo.empty() || !w.schedule.empty()))
+      throw InputError("torx rtl build: --catalog or an algorithm (and its run options), not both");
+    if (catalog) {
+      std::cout << app::rtl_build_catalog(o.catalog);
+      return kExitOk;
+    }
+    if (w.algo.empty() && w.schedule.empty())
+      throw InputError("torx rtl build: name the run whose models to build (ALGO --topo ... as torx run takes it), "
+                       "or --catalog [NAME...]");
+    if (w.topo.empty()) throw InputError("--topo is required (e.g. --topo 16x16)");
+    if (build->count("--model") && w.model != "rtl")
+      throw InputError(fmt::format("torx rtl build: --model {}: the models built are the rtl model's", w.model));
+    app::RunWords rw = w;
+    rw.model = "rtl";
+    std::cout << app::rtl_build_run(app::parse_run(rw, false));
+    return kExitOk;
+  }
+  if (*list) {
+    std::cout << app::rtl_list(o.json);
+    return kExitOk;
+  }
+  if (*clean) {
+    std::cout << app::rtl_clean(o.filter);
+    return kExitOk;
+  }
+  if (*params) {
+    const app::RunWords& w = o.params.words;
+    if (w.algo.empty() && w.schedule.empty()) {
+      std::cout << app::rtl_catalog_params();
+      return kExitOk;
+    }
+    if (params->count("--catalog")) throw InputError("torx rtl params: --catalog or an algorithm, not both");
+    if (w.topo.empty()) throw InputError("--topo is required (e.g. --topo 16x16)");
+    app::RunWords rw = w;
+    rw.model = "rtl";
+    std::cout << app::rtl_params_run(app::parse_run(rw, false));
+    return kExitOk;
+  }
+  throw InputError("torx rtl: build, list, clean or params (torx rtl --help)");
+}
+
 int cmd_traffic(const TrafficOptions& o) {
   if (!o.json.empty() && o.json != "-") app::check_output_file("--json", o.json);
   if (!o.csv.empty() && o.csv != "-") app::check_output_file("--csv", o.csv);
@@ -552,6 +606,34 @@ CLI::App* add_cosim(CLI::App& app, CosimOptions& o) {
   return sub;
 }
 
+struct RtlCommands {
+  CLI::App* rtl = nullptr;
+  CLI::App* build = nullptr;
+  CLI::App* list = nullptr;
+  CLI::App* clean = nullptr;
+  CLI::App* params = nullptr;
+};
+
+RtlCommands add_rtl(CLI::App& app, RtlOptions& o) {
+  RtlCommands c;
+  c.rtl = app.add_subcommand("rtl", "the cache of Verilated models built on first use: build, list, clean, params "
+                                    "(docs/rtl.md, \"Models on demand\")");
+  c.rtl->require_subcommand(1);
+  c.build = add_run(*c.rtl, "build", "build (or find) the rtl models a run needs, without running it: "
+                                     "ALGO --topo ... as torx run takes it; or --catalog [NAME...]", o.build);
+  c.build->add_option("--catalog", o.catalog, "the catalog's configurations (torx rtl params), all or these")
+      ->expected(0, 1 << 20);
+  c.list = c.rtl->add_subcommand("list", "the models in the cache: name, top, parameters, size, build time, state");
+  c.list->add_flag("--json", o.json, "as a JSON document (torx.rtl-cache/1)");
+  c.clean = c.rtl->add_subcommand("clean", "remove the cached models (those whose entry name contains FILTER)");
+  c.clean->add_option("filter", o.filter, "part of an entry name (r2d, g3d, a key)");
+  c.params = add_run(*c.rtl, "params", "NAME TOP and the Verilator parameter list of each model a run would use "
+                                       "(ALGO --topo ... as torx run takes it), or of the catalog's (--catalog)",
+                     o.params);
+  c.params->add_flag("--catalog", "the catalog's configurations");
+  return c;
+}
+
 CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   app::TrafficWords& w = o.words;
   auto* sub = app.add_subcommand("traffic", "synthetic traffic: latency and throughput at offered loads, as BookSim "
@@ -626,6 +708,12 @@ int main_impl(int argc, char** argv) {
   ReproduceOptions repro_o;
   CosimOptions cosim_o;
   TrafficOptions traffic_o;
+  RtlOptions rtl_o;
+  std::string rtl_cache;
+  app.add_option("--rtl-cache", rtl_cache,
+                 "rtl model: the cache of Verilated models built on first use [$TORX_RTL_CACHE, "
+                 "$XDG_CACHE_HOME/torx/rtl, ~/.cache/torx/rtl]");
+  app.fallthrough();
   CLI::App* list = add_list(app, list_o);
   CLI::App* sched = add_schedule(app, sched_o);
   CLI::App* run = add_run(app, "run", "run an algorithm or a schedule file, check every block, report", run_o);
@@ -636,6 +724,7 @@ int main_impl(int argc, char** argv) {
   CLI::App* repro = add_reproduce(app, repro_o);
   CLI::App* cosim = app::cosim_available() ? add_cosim(app, cosim_o) : nullptr;
   CLI::App* traffic = app::traffic_available() ? add_traffic(app, traffic_o) : nullptr;
+  const RtlCommands rtl = app::rtl_available() ? add_rtl(app, rtl_o) : RtlCommands{};
   CLI::App* check = add_run(app, "check", "validate a schedule file: syntax, holdings, conflicts, delivery", check_o);
   check_command(app, argc, argv);
   try {
@@ -650,6 +739,10 @@ int main_impl(int argc, char** argv) {
     app.exit(e);
     return kExitBadInput;
   }
+  if (app.count("--rtl-cache")) {
+    if (rtl_cache.empty()) throw InputError("--rtl-cache: an empty directory name");
+    app::set_rtl_cache(rtl_cache);
+  }
   if (*list) return cmd_list(list_o);
   if (*sched) return cmd_schedule(sched_o);
   if (*run) return cmd_run(run_o, false);
@@ -660,6 +753,7 @@ int main_impl(int argc, char** argv) {
   if (*tables) return cmd_tables(tables_o);
   if (cosim && *cosim) return cmd_cosim(cosim_o);
   if (traffic && *traffic) return cmd_traffic(traffic_o);
+  if (rtl.rtl && *rtl.rtl) return cmd_rtl(rtl_o, rtl.build, rtl.list, rtl.clean, rtl.params);
   return kExitBadInput;
 }
 

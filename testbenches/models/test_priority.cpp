@@ -34,9 +34,9 @@ class PriorityBench {
   explicit PriorityBench(int levels, int depth = 8) : topo_({4}, true) {
     RouterConfig rc;
     rc.node = 1;
-    rc.ndims = 1;
-    rc.buffer_depth = depth;
-    rc.priority_levels = levels;
+    rc.shape.ndims = 1;
+    rc.shape.buffer_depth = depth;
+    rc.shape.priority_levels = levels;
     RoutingConfig cfg;
     cfg.dateline_classes = 2;
     core_ = std::make_unique<RouterPortCore>(rc, build_routing_image(topo_, 1, cfg), topo_);

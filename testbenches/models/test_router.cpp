@@ -47,10 +47,10 @@ class RouterBench {
   explicit RouterBench(int vcs_per_class = 1, int depth = 8) : topo_({4}, true) {
     RouterConfig rc;
     rc.node = 1;
-    rc.ndims = 1;
-    rc.local_ports = 1;
-    rc.vcs_per_class = vcs_per_class;
-    rc.buffer_depth = depth;
+    rc.shape.ndims = 1;
+    rc.shape.local_ports = 1;
+    rc.shape.vcs_per_class = vcs_per_class;
+    rc.shape.buffer_depth = depth;
     depth_ = depth;
     RoutingConfig cfg;
     cfg.dateline_classes = 2;

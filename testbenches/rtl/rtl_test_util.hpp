@@ -15,17 +15,10 @@
 
 namespace torx::rtl::testing {
 
+// The shape of a network of routers of configuration `c` with `payload_words` words per flit.
 inline model::RouterShape shape_of(const RtlRouterConfig& c, uint32_t payload_words = 4) {
-  model::RouterShape s;
-  s.ndims = c.ndims;
-  s.local_ports = c.local_ports;
-  s.vc_classes = c.vc_classes;
-  s.vcs_per_class = c.vcs_per_class;
-  s.buffer_depth = c.buffer_depth;
-  s.pipeline = c.pipeline;
+  model::RouterShape s = c.shape;
   s.payload_words = payload_words;
-  s.priority_levels = c.priority_levels;
-  s.priority_reserve = c.priority_reserve;
   return s;
 }
 
@@ -38,9 +31,9 @@ inline const RtlRouterConfig& config(const std::string& name) {
 // The routing configuration a router shape implies (C = dateline x order classes).
 inline model::RoutingConfig routing_config(const RtlRouterConfig& c, bool torus) {
   model::RoutingConfig rc;
-  rc.dateline_classes = torus && c.vc_classes % 2 == 0 ? 2 : 1;
-  rc.order_classes = c.vc_classes / rc.dateline_classes;
-  rc.all_port = c.local_ports > 1;
+  rc.dateline_classes = torus && c.shape.vc_classes % 2 == 0 ? 2 : 1;
+  rc.order_classes = c.shape.vc_classes / rc.dateline_classes;
+  rc.all_port = c.shape.local_ports > 1;
   return rc;
 }
 

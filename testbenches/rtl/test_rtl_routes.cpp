@@ -52,7 +52,7 @@ size_t check_all_routes(const Case& c) {
           in_port = (in_port + 1) % b.shape().ports();
           int out = r.port, cls = r.vc_class;
           if (r.eject) {
-            out = np + (cfg.local_ports > 1 && p < np ? p : 0);
+            out = np + (cfg.shape.local_ports > 1 && p < np ? p : 0);
             cls = 0;
           }
           want[msg] = {out, cls};
@@ -70,7 +70,7 @@ size_t check_all_routes(const Case& c) {
       }
       EXPECT_EQ(d.port, it->second.port) << "dest " << d.flit.dest << " start " << int(d.flit.start_dim) << " neg "
                                          << d.flit.neg_mask;
-      EXPECT_EQ(d.flit.vc / cfg.vcs_per_class, it->second.cls) << "dest " << d.flit.dest;
+      EXPECT_EQ(d.flit.vc / cfg.shape.vcs_per_class, it->second.cls) << "dest " << d.flit.dest;
       ++checked;
     }
   }

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: Apache-2.0
+// The on-demand RTL model cache (rtl_cache.hpp): keys, the per-entry lock, the build (Verilator, then
+// the compiler, in a temporary directory renamed into place) and the manifest that guards a load.
+#include "hw/rtl_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+#include "hw/rtl_build_config.hpp"
+#include "hw/rtl_factory_abi.hpp"
+
+namespace fs = std::filesystem;
+
+namespace torx::rtl {
+
+namespace {
+
+constexpr const char* kManifestMagic = "torx-rtl-manifest 1";
+
+std::string hex64(uint64_t v) { return fmt::format("{:016x}", v); }
+
+std::string getenv_str(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+// An executable file named `name` on PATH (or `name` itself if it holds a slash), or "".
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
+  std::stringstream path(getenv_str("PATH"));
+  std::string d;
+  while (std::getline(path, d, ':')) {
+    if (d.empty()) d = ".";
+    const std::string p = d + "/" + name;
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0) return p;
+  }
+  return "";
+}
+
+// Starts argv with stdout and stderr appended to `log` (or captured into *out, stderr to log);
+// returns the child's pid.
+pid_t spawn(const std::vector<std::string>& argv, const fs::path& log, int out_fd = -1) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log_fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", log.string(), std::strerror(errno)));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(log_fd);
+    throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
+  }
+  if (pid == 0) {
+    ::dup2(out_fd >= 0 ? out_fd : log_fd, 1);
+    ::dup2(log_fd, 2);
+    const int null_fd = ::open("/dev/null", O_RDONLY);
+    if (null_fd >= 0) ::dup2(null_fd, 0);
+    ::execv(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  ::close(log_fd);
+  return pid;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+// Runs argv and returns its stdout ("" and rc != 0 if it fails).
+std::string capture(const std::vector<std::string>& argv, int* rc) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+  pid_t pid = -1;
+  try {
+    pid = spawn(argv, "/dev/null", fds[1]);
+  } catch (...) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw;
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) out.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  *rc = wait_for(pid);
+  return out;
+}
+
+std::string first_line(const std::string& s) {
+  const size_t e = s.find('\n');
+  std::string l = s.substr(0, e);
+  while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
+  return l;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+uint64_t file_fnv(const fs::path& p, uint64_t* bytes) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
+  uint64_t h = 0xcbf29ce484222325ull, n = 0;
+  char buf[1 << 16];
+  while (f) {
+    f.read(buf, sizeof buf);
+    const std::streamsize got = f.gcount();
+    if (got <= 0) break;
+    h = fnv1a64(buf, static_cast<size_t>(got), h);
+    n += static_cast<uint64_t>(got);
+  }
+  if (bytes) *bytes = n;
+  return h;
+}
+
+// The tools of an on-demand build, found once per process. Their identity in a key is their path,
+// size and modification time (a stat, no process), so that loading a cached model runs nothing;
+// a build also runs them (version checks).
+struct Tools {
+  std::string verilator, cxx;        // paths ("" when not found)
+  std::string verilator_id, cxx_id;  // "path size mtime"
+  std::string want_verilator, want_cxx;
+};
+
+std::string file_id(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return "missing";
+  return fmt::format("{} {} {}", path, static_cast<long long>(st.st_size), static_cast<long long>(st.st_mtime));
+}
+
+const Tools& tools() {
+  static std::mutex mu;
+  static bool found = false;
+  static Tools t;
+  std::lock_guard<std::mutex> lock(mu);
+  if (found) return t;
+  t.want_verilator = getenv_str("TORX_VERILATOR").empty() ? "verilator" : getenv_str("TORX_VERILATOR");
+  t.verilator = find_program(t.want_verilator);
+  t.want_cxx = getenv_str("TORX_CXX");
+  if (t.want_cxx.empty()) t.want_cxx = find_program(kCxxCompiler).empty() ? "c++" : kCxxCompiler;
+  t.cxx = find_program(t.want_cxx);
+  t.verilator_id = file_id(t.verilator);
+  t.cxx_id = file_id(t.cxx);
+  found = true;
+  return t;
+}
+
+// What a build needs beyond the tools' presence: the Verilator version the executable carries the
+// runtime of, Verilator's include directory, the compiler's version line.
+struct BuildTools {
+  std::string verilator_version, verilator_root, cxx_version;
+};
+
+BuildTools check_build_tools(const Tools& t) {
+  if (t.verilator.empty())
+    throw sw::InputError(fmt::format(
+        "the RTL model must be built on first use and needs Verilator {}, but '{}' is not installed (or not on "
+        "PATH): install it with `apt-get install verilator` (or set TORX_VERILATOR to its path)",
+        kVerilatorVersion, t.want_verilator));
+  if (t.cxx.empty())
+    throw sw::InputError(fmt::format(
+        "the RTL model must be compiled on first use, and the C++ compiler '{}' is not installed: install it with "
+        "`apt-get install g++` (or set TORX_CXX to a compiler)",
+        t.want_cxx));
+  BuildTools b;
+  int rc = 0;
+  b.verilator_version = first_line(capture({t.verilator, "--version"}, &rc));
+  if (rc != 0 || b.verilator_version.rfind("Verilator ", 0) != 0)
+    throw sw::InputError(fmt::format("{} --version did not answer like Verilator (exit {}): '{}'", t.verilator, rc,
+                                     b.verilator_version));
+  const std::string version = b.verilator_version.substr(10, b.verilator_version.find(' ', 10) - 10);
+  if (version != kVerilatorVersion)
+    throw sw::InputError(fmt::format(
+        "{} is Verilator {}, but this torx was built with Verilator {} and carries its runtime: install Verilator {} "
+        "or rebuild torx against {} (TORX_VERILATOR chooses a verilator)",
+        t.verilator, version, kVerilatorVersion, kVerilatorVersion, version));
+  b.verilator_root = first_line(capture({t.verilator, "--getenv", "VERILATOR_ROOT"}, &rc));
+  if (rc != 0 || b.verilator_root.empty() || !fs::exists(fs::path(b.verilator_root) / "include" / "verilated.h"))
+    throw sw::InputError(fmt::format("{} names no usable VERILATOR_ROOT ('{}'): reinstall verilator", t.verilator,
+                                     b.verilator_root));
+  b.cxx_version = first_line(capture({t.cxx, "--version"}, &rc));
+  if (rc != 0) throw sw::InputError(fmt::format("{} --version failed (exit {})", t.cxx, rc));
+  return b;
+}
+
+// The kit's content hash (every file under the kit directory: path and bytes), once per process.
+const std::string& kit_hash() {
+  static std::mutex mu;
+  static std::string h;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!h.empty()) return h;
+  const fs::path kit = rtl_kit_dir();
+  if (!fs::is_directory(kit / "sv") || !fs::exists(kit / "rtl_factory.cpp.in"))
+    throw sw::InputError(fmt::format("the RTL kit {} is missing or incomplete (it holds the SV sources and harness "
+                                     "headers on-demand models are built from; reinstall torx, or set TORX_RTL_KIT)",
+                                     kit.string()));
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(kit))
+    if (e.is_regular_file()) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  uint64_t v = 0xcbf29ce484222325ull;
+  for (const auto& f : files) {
+    const std::string rel = fs::relative(f, kit).generic_string();
+    v = fnv1a64(rel.data(), rel.size() + 1, v);
+    const std::string body = read_file(f);
+    v = fnv1a64(body.data(), body.size(), v);
+  }
+  h = hex64(v);
+  return h;
+}
+
+// An advisory lock on a file, released by the destructor.
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& p) : path_(p) {
+    fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error(fmt::format("cannot open the lock {}: {}", p.string(), std::strerror(errno)));
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  bool try_lock() { return ::flock(fd_, LOCK_EX | LOCK_NB) == 0; }
+  void lock() {
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR)
+        throw std::runtime_error(fmt::format("cannot lock {}: {}", path_.string(), std::strerror(errno)));
+  }
+
+ private:
+  fs::path path_;
+  int fd_ = -1;
+};
+
+// The manifest's fields.
+std::map<std::string, std::string> read_manifest(const fs::path& entry, std::string* problem) {
+  std::map<std::string, std::string> m;
+  std::ifstream f(entry / "manifest.txt");
+  if (!f) {
+    *problem = "no manifest (an interrupted build)";
+    return m;
+  }
+  std::string line;
+  if (!std::getline(f, line) || line != kManifestMagic) {
+    *problem = "the manifest is not a torx manifest";
+    return m;
+  }
+  while (std::getline(f, line)) {
+    const size_t sp = line.find(' ');
+    if (sp != std::string::npos) m[line.substr(0, sp)] = line.substr(sp + 1);
+    else m[line] = "";
+  }
+  if (!m.count("end")) *problem = "the manifest is truncated";
+  return m;
+}
+
+// "" if `entry` holds a complete model (key `key`, or any key if empty), else why not.
+std::string check_entry(const fs::path& entry, const std::string& key, std::map<std::string, std::string>* out = nullptr) {
+  if (!fs::is_directory(entry)) return "missing";
+  std::string problem;
+  auto m = read_manifest(entry, &problem);
+  if (!problem.empty()) return problem;
+  if (!key.empty() && m["key"] != key) return "the manifest names another key";
+  const fs::path so = entry / "model.so";
+  std::error_code ec;
+  const uint64_t size = fs::file_size(so, ec);
+  if (ec) return "model.so is missing";
+  if (std::to_string(size) != m["so_bytes"])
+    return fmt::format("model.so has {} bytes, the manifest says {} (truncated or overwritten)", size, m["so_bytes"]);
+  if (hex64(file_fnv(so, nullptr)) != m["so_fnv64"]) return "model.so does not match the manifest's checksum";
+  if (out) *out = std::move(m);
+  return "";
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// A rough figure for the progress line: Verilator plus two compiler jobs grow with the ports and lanes.
+int estimate_seconds(const RtlModelSpec& s) {
+  int64_t dims = 1, local = 1, lanes = 1;
+  for (const auto& [k, v] : s.params) {
+    if (k == "NumDims") dims = v;
+    if (k == "NumLocal") local = v;
+    if (k == "NumClasses" || k == "VcsPerClass" || k == "PriorityLevels") lanes *= v;
+  }
+  if (s.top == "torx_barrier") return 5;
+  const int64_t ports = 2 * dims + local;
+  return static_cast<int>(std::min<int64_t>(10 + ports * (2 + lanes), 300));
+}
+
+}  // namespace
+
+uint64_t fnv1a64(const void* data, size_t n, uint64_t seed) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  uint64_t h = seed;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+fs::path rtl_kit_dir() {
+  const std::string env = getenv_str("TORX_RTL_KIT");
+  if (!env.empty()) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find the running executable (/proc/self/exe)");
+  return (exe.parent_path() / ".." / "share" / "torx" / "rtl").lexically_normal();
+}
+
+std::string RtlModelSpec::param_args() const {
+  std::string s;
+  for (const auto& [k, v] : params) s += fmt::format("{}-G{}={}", s.empty() ? "" : " ", k, v);
+  return s;
+}
+
+RtlCache::RtlCache(RtlCacheOptions options) : opt_(std::move(options)) {
+  std::string d = opt_.dir;
+  explicit_dir_ = !d.empty();
+  if (d.empty()) {
+    d = getenv_str("TORX_RTL_CACHE");
+    explicit_dir_ = !d.empty();
+  }
+  if (d.empty()) {
+    const std::string xdg = getenv_str("XDG_CACHE_HOME");
+    if (!xdg.empty() && xdg[0] == '/') {
+      d = xdg + "/torx/rtl";
+    } else {
+      const std::string home = getenv_str("HOME");
+      d = (home.empty() ? fs::temp_directory_path().string() : home) + "/.cache/torx/rtl";
+    }
+  }
+  dir_ = fs::path(d).lexically_normal();
+}
+
+bool RtlCache::fallback_to_temp(const std::string& why) {
+  if (explicit_dir_ || fell_back_) return false;
+  const fs::path tmp = fs::temp_directory_path() / fmt::format("torx-rtl-{}", ::getuid());
+  if (opt_.progress)
+    std::fprintf(stderr, "[torx rtl] cannot write the RTL cache %s (%s); using %s for this run\n", dir_.c_str(),
+                 why.c_str(), tmp.c_str());
+  dir_ = tmp;
+  fell_back_ = true;
+  return true;
+}
+
+std::string RtlCache::key_of(const RtlModelSpec& spec) {
+  const Tools& t = tools();
+  const std::string text = fmt::format(
+      "torx-rtl-key {}\ntop {}\nparams {}\nkit {}\nverilator {} {}\nverilator-flags {}\ncxx {}\ncxx-flags {}\n",
+      kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, kVerilatorFlags,
+      t.cxx_id, kModelCxxFlags);
+  return hex64(fnv1a64(text.data(), text.size()));
+}
+
+std::string RtlCache::entry_name(const RtlModelSpec& spec) { return spec.name + "-" + key_of(spec); }
+
+fs::path RtlCache::ensure(const RtlModelSpec& spec, bool* built) {
+  if (built) *built = false;
+  const std::string name = entry_name(spec);
+  const std::string key = name.substr(name.rfind('-') + 1);
+  if (check_entry(dir_ / name, key).empty()) return dir_ / name / "model.so";
+  // Build it: the directory must be writable.
+  for (;;) {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    std::string why = ec ? ec.message() : "";
+    if (why.empty()) {
+      const fs::path probe = dir_ / fmt::format(".probe-{}", ::getpid());
+      const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0) why = std::strerror(errno);
+      else {
+        ::close(fd);
+        ::unlink(probe.c_str());
+      }
+    }
+    if (why.empty()) break;
+    if (!fallback_to_temp(why))
+      throw sw::InputError(fmt::format("cannot write the RTL model cache {}: {} (choose another with --rtl-cache DIR "
+                                       "or TORX_RTL_CACHE)",
+                                       dir_.string(), why));
+    if (check_entry(dir_ / name, key).empty()) return dir_ / name / "model.so";
+  }
+  const fs::path entry = dir_ / name;
+  FileLock lock(dir_ / (name + ".lock"));
+  if (!lock.try_lock()) {
+    if (opt_.progress)
+      std::fprintf(stderr, "[torx rtl] waiting for another torx to finish building %s\n", spec.name.c_str());
+    lock.lock();
+  }
+  const std::string problem = check_entry(entry, key);
+  if (problem.empty()) return entry / "model.so";  // built meanwhile by the other process
+  if (fs::exists(entry)) {
+    if (opt_.progress)
+      std::fprintf(stderr, "[torx rtl] the cached %s is damaged (%s): rebuilding it\n", spec.name.c_str(),
+                   problem.c_str());
+    const fs::path trash = dir_ / fmt::format(".trash-{}-{}", name, ::getpid());
+    fs::rename(entry, trash);
+    fs::remove_all(trash);
+  }
+  build(spec, entry);
+  if (built) *built = true;
+  const std::string after = check_entry(entry, key);
+  if (!after.empty())
+    throw std::runtime_error(fmt::format("the RTL model {} was built into {} but does not check: {}", spec.name,
+                                         entry.string(), after));
+  return entry / "model.so";
+}
+
+void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
+  const Tools& t = tools();
+  const BuildTools bt = check_build_tools(t);
+  const fs::path kit = rtl_kit_dir();
+  const auto start = std::chrono::steady_clock::now();
+  const fs::path tmp = dir_ / fmt::format(".tmp-{}-{}", entry.filename().string(), ::getpid());
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "obj");
+  const fs::path log = tmp / "build.log";
+  // The model's class carries its key: two models in one process never share a symbol name.
+  const std::string prefix = "Vtorx_" + entry.filename().string().substr(entry.filename().string().rfind('-') + 1);
+  if (opt_.progress)
+    std::fprintf(stderr, "[torx rtl] Verilating %s (first use, about %d s; cached in %s)\n", spec.name.c_str(),
+                 estimate_seconds(spec), dir_.c_str());
+  auto fail = [&](const std::string& what) {
+    const fs::path kept = dir_ / (entry.filename().string() + ".failed.log");
+    std::error_code ec;
+    fs::copy_file(log, kept, fs::copy_options::overwrite_existing, ec);
+    std::string tail;
+    try {
+      const std::string all = read_file(log);
+      size_t pos = all.size();
+      for (int lines = 0; lines < 15 && pos > 0; ++lines) pos = all.rfind('\n', pos - 1);
+      tail = all.substr(pos == std::string::npos ? 0 : pos);
+    } catch (...) {
+    }
+    fs::remove_all(tmp, ec);
+    throw std::runtime_error(fmt::format("building the RTL model {} failed: {} (log: {}){}", spec.name, what,
+                                         kept.string(), tail));
+  };
+
+  // 1. Verilator: every SV source of the kit, the top and its parameters.
+  std::vector<std::string> sv;
+  for (const auto& e : fs::directory_iterator(kit / "sv"))
+    if (e.path().extension() == ".sv") sv.push_back(e.path().string());
+  // Packages first (their users import them), each group in name order.
+  std::sort(sv.begin(), sv.end(), [](const std::string& a, const std::string& b) {
+    const bool pa = a.size() > 7 && a.compare(a.size() - 7, 7, "_pkg.sv") == 0;
+    const bool pb = b.size() > 7 && b.compare(b.size() - 7, 7, "_pkg.sv") == 0;
+    if (pa != pb) return pa;
+    if (pa && (a.find("/torx_pkg.sv") != std::string::npos) != (b.find("/torx_pkg.sv") != std::string::npos))
+      return a.find("/torx_pkg.sv") != std::string::npos;
+    return a < b;
+  });
+  std::vector<std::string> cmd = {t.verilator, "--cc"};
+  {
+    std::istringstream flags(kVerilatorFlags);
+    for (std::string f; flags >> f;) cmd.push_back(f);
+  }
+  cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top,
+                         "-I" + (kit / "sv").string()});
+  for (const auto& [k, v] : spec.params) cmd.push_back(fmt::format("-G{}={}", k, v));
+  cmd.insert(cmd.end(), sv.begin(), sv.end());
+  {
+    std::ofstream(log, std::ios::app) << "$";
+    for (const auto& a : cmd) std::ofstream(log, std::ios::app) << ' ' << a;
+    std::ofstream(log, std::ios::app) << '\n';
+  }
+  if (const int rc = wait_for(spawn(cmd, log)); rc != 0) fail(fmt::format("verilator exited with {}", rc));
+
+  // 2. The factory, from the kit's template.
+  std::string factory = read_file(kit / "rtl_factory.cpp.in");
+  for (size_t p; (p = factory.find("@PREFIX@")) != std::string::npos;) factory.replace(p, 8, prefix);
+  const char* kind = spec.top == "torx_router" ? "1" : spec.top == "torx_gossip_router" ? "2" : "3";
+  std::ofstream(tmp / "obj" / "torx_factory.cpp") << factory;
+
+  // 3. The compiler. Verilator's __Slow files run once (construction, settling, a trace's first full
+  // dump) and compile at -O0, the rest at -O1 (what every cycle runs); each group in `jobs` unity
+  // files, the factory alone, compiled `jobs` at a time, longest first; then one shared object.
+  struct Unit {
+    std::string text;
+    double cost = 0;  // compile time, in bytes at -O1
+    bool slow = false;
+  };
+  std::vector<std::pair<uint64_t, fs::path>> fast, slow;
+  for (const auto& e : fs::directory_iterator(tmp / "obj")) {
+    const std::string n = e.path().filename().string();
+    if (e.path().extension() != ".cpp" || n == "torx_factory.cpp") continue;  // the factory: a unit of its own
+    (n.find("__Slow") != std::string::npos ? slow : fast).emplace_back(fs::file_size(e.path()), e.path());
+  }
+  const int jobs = std::max(1, opt_.jobs);
+  std::vector<Unit> units;
+  auto split = [&](std::vector<std::pair<uint64_t, fs::path>>& files, int parts, bool is_slow) {
+    std::sort(files.begin(), files.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    const size_t first = units.size();
+    for (int k = 0; k < std::min<int>(parts, static_cast<int>(files.size())); ++k) units.push_back(Unit{"", 0, is_slow});
+    for (const auto& [bytes, path] : files) {
+      Unit* u = &units[first];
+      for (size_t k = first; k < units.size(); ++k)
+        if (units[k].cost < u->cost) u = &units[k];
+      u->cost += static_cast<double>(bytes) * (is_slow ? 0.45 : 1.0);
+      u->text += fmt::format("#include \"{}\"\n", path.filename().string());
+    }
+  };
+  split(fast, jobs, false);
+  split(slow, std::max(1, jobs / 2), true);
+  units.push_back(Unit{"#include \"torx_factory.cpp\"\n", 3e6, false});
+  std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.cost > b.cost; });
+  std::vector<std::string> base = {t.cxx};
+  {
+    std::istringstream flags(kModelCxxFlags);
+    for (std::string f; flags >> f;) base.push_back(f);
+  }
+  base.insert(base.end(), {"-DTORX_RTL_KIND=" + std::string(kind), "-I" + (tmp / "obj").string(),
+                           "-I" + (kit / "include").string(), "-isystem", bt.verilator_root + "/include", "-isystem",
+                           bt.verilator_root + "/include/vltstd"});
+  if (opt_.progress)
+    std::fprintf(stderr, "[torx rtl] compiling %s (%zu generated sources, %d jobs)\n", spec.name.c_str(),
+                 fast.size() + slow.size(), jobs);
+  std::vector<std::string> objs;
+  std::vector<pid_t> running;
+  int bad = 0;
+  for (size_t k = 0; k < units.size(); ++k) {
+    if (static_cast<int>(running.size()) >= jobs) {
+      if (wait_for(running.front()) != 0) bad = 1;
+      running.erase(running.begin());
+    }
+    const fs::path u = tmp / "obj" / fmt::format("torx_unit_{}.cpp", k);
+    std::ofstream(u) << units[k].text;
+    std::vector<std::string> c = base;
+    c.push_back(units[k].slow ? "-O0" : "-O1");  // after the flags' -O1: the last one counts
+    const std::string o = (tmp / fmt::format("unit_{}.o", k)).string();
+    c.insert(c.end(), {"-c", u.string(), "-o", o});
+    objs.push_back(o);
+    running.push_back(spawn(c, log));
+  }
+  for (pid_t p : running)
+    if (wait_for(p) != 0) bad = 1;
+  if (bad) fail("the compiler failed");
+  std::vector<std::string> link = {t.cxx, "-shared", "-o", (tmp / "model.so").string()};
+  link.insert(link.end(), objs.begin(), objs.end());
+  if (const int rc = wait_for(spawn(link, log)); rc != 0) fail(fmt::format("the link exited with {}", rc));
+  for (const auto& o : objs) fs::remove(o);
+  fs::remove_all(tmp / "obj");
+
+  // 4. The manifest, written last; then the directory takes its place.
+  uint64_t bytes = 0;
+  const uint64_t sum = file_fnv(tmp / "model.so", &bytes);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  {
+    std::ofstream m(tmp / "manifest.tmp");
+    m << kManifestMagic << '\n'
+      << "name " << spec.name << '\n'
+      << "top " << spec.top << '\n'
+      << "key " << entry.filename().string().substr(entry.filename().string().rfind('-') + 1) << '\n'
+      << "params " << spec.param_args() << '\n'
+      << "kit " << kit.string() << '\n'
+      << "verilator " << t.verilator << " (" << bt.verilator_version << ")\n"
+      << "cxx " << t.cxx << " (" << bt.cxx_version << ")\n"
+      << "so_bytes " << bytes << '\n'
+      << "so_fnv64 " << hex64(sum) << '\n'
+      << fmt::format("build_seconds {:.1f}\n", seconds) << "built_at " << utc_now() << '\n'
+      << "end\n";
+    m.flush();
+    if (!m) fail("cannot write the manifest");
+  }
+  {
+    // The object's bytes reach the disk before the manifest names them.
+    const int fd = ::open((tmp / "model.so").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      ::fsync(fd);
+      ::close(fd);
+    }
+  }
+  fs::rename(tmp / "manifest.tmp", tmp / "manifest.txt");
+  std::error_code ec;
+  fs::rename(tmp, entry, ec);
+  if (ec) fail(fmt::format("cannot move the build into {}: {}", entry.string(), ec.message()));
+  if (opt_.progress)
+    std::fprintf(stderr, "[torx rtl] built %s in %.0f s\n", spec.name.c_str(), seconds);
+}
+
+std::vector<RtlCacheEntry> RtlCache::list() const {
+  std::vector<RtlCacheEntry> v;
+  std::error_code ec;
+  if (!fs::is_directory(dir_, ec)) return v;
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    const std::string fn = e.path().filename().string();
+    if (!e.is_directory() || fn.empty() || fn[0] == '.') continue;
+    RtlCacheEntry x;
+    x.dir_name = fn;
+    std::map<std::string, std::string> m;
+    x.problem = check_entry(e.path(), "", &m);
+    x.valid = x.problem.empty();
+    if (!x.valid) {
+      std::string p;
+      m = read_manifest(e.path(), &p);
+    }
+    x.name = m.count("name") ? m["name"] : fn.substr(0, fn.rfind('-'));
+    x.top = m["top"];
+    x.params = m["params"];
+    x.built_at = m["built_at"];
+    x.kit = m["kit"];
+    x.build_seconds = m.count("build_seconds") ? std::atof(m["build_seconds"].c_str()) : 0.0;
+    for (const auto& f : fs::recursive_directory_iterator(e.path(), ec))
+      if (f.is_regular_file()) x.bytes += f.file_size();
+    v.push_back(std::move(x));
+  }
+  std::sort(v.begin(), v.end(), [](const RtlCacheEntry& a, const RtlCacheEntry& b) { return a.dir_name < b.dir_name; });
+  return v;
+}
+
+int RtlCache::clean(const std::string& filter) {
+  int removed = 0;
+  std::error_code ec;
+  if (!fs::is_directory(dir_, ec)) return 0;
+  std::vector<fs::path> paths;
+  for (const auto& e : fs::directory_iterator(dir_, ec)) paths.push_back(e.path());
+  for (const auto& p : paths) {
+    const std::string fn = p.filename().string();
+    if (fn.size() > 5 && fn.compare(fn.size() - 5, 5, ".lock") == 0) continue;
+    const bool temp = fn.rfind(".tmp-", 0) == 0 || fn.rfind(".trash-", 0) == 0;
+    if (!filter.empty() && fn.find(filter) == std::string::npos) continue;
+    if (temp) {
+      // A temporary directory of a build in progress holds its entry's lock.
+      std::string entry = fn.substr(fn.find('-') + 1);
+      entry = entry.substr(0, entry.rfind('-'));
+      FileLock l(dir_ / (entry + ".lock"));
+      if (!l.try_lock()) continue;
+      fs::remove_all(p, ec);
+      continue;
+    }
+    if (fs::is_directory(p)) {
+      FileLock l(dir_ / (fn + ".lock"));
+      if (!l.try_lock()) {
+        if (opt_.progress) std::fprintf(stderr, "[torx rtl] %s is being built; left alone\n", fn.c_str());
+        continue;
+      }
+      // The lock file stays: a process waiting on it must meet the next builder on the same file.
+      fs::remove_all(p, ec);
+      ++removed;
+    } else if (fn.size() > 11 && fn.compare(fn.size() - 11, 11, ".failed.log") == 0) {
+      fs::remove(p, ec);
+    }
+  }
+  return removed;
+}
+
+}  // namespace torx::rtl
