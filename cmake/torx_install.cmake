@@ -4,6 +4,9 @@
 #   DIR/lib/libtorx.a, libtorx_systemc.a       torx::torx, torx::systemc (static, position independent)
 #   DIR/lib/libtorx_*.a                        the internal layers they link (torx::torx_core, ...)
 #   DIR/lib/libtorx_rtl.a                      torx::rtl, with hw/ built (not position independent)
+#   DIR/lib/libtorx_rtl_runtime.a              the Verilator runtime, linked whole and exported by a
+#                                              program using model "rtl" (torxConfig.cmake does it)
+#   DIR/share/torx/rtl/                        the kit on-demand models are built from (hw/)
 #   DIR/lib/cmake/torx/torxConfig.cmake        find_package(torx [VERSION]) from any prefix
 #   DIR/lib/cmake/torx/torxConfigVersion.cmake SameMajorVersion
 #   DIR/lib/pkgconfig/torx.pc                  pkg-config --cflags --libs torx
@@ -38,7 +41,14 @@ if(TARGET torx_rtl)
   set_target_properties(torx_rtl PROPERTIES EXPORT_NAME rtl)
   list(APPEND _torx_libs torx_rtl)
   set(TORX_PC_RTL " -ltorx_rtl")
-  set(TORX_PC_RTL_DEPS " -lz -pthread")  # the Verilator runtime's FST writer and threads
+  # On-demand models (docs/rtl.md) are shared objects that use the Verilator runtime of the program
+  # loading them: the runtime linked whole and exported; its FST writer and threads need zlib, pthread.
+  set(TORX_PC_RTL_DEPS " -Wl,--export-dynamic -Wl,--whole-archive -ltorx_rtl_runtime -Wl,--no-whole-archive -lz -pthread -ldl")
+  install(TARGETS torx_rtl_runtime ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/torx_rtl_kit_hint.cpp DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/torx)
+  set(TORX_HAVE_RTL 1)
+else()
+  set(TORX_HAVE_RTL 0)
 endif()
 install(TARGETS ${_torx_libs} EXPORT torxTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

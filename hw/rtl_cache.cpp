@@ -340,9 +340,16 @@ uint64_t fnv1a64(const void* data, size_t n, uint64_t seed) {
   return h;
 }
 
+// Defined only in a program built against the installed package (torxConfig.cmake compiles
+// lib/cmake/torx/torx_rtl_kit_hint.cpp into it): the kit of the prefix the package was found in, since
+// such a program does not live in that prefix's bin directory.
+extern "C" const char* torx_rtl_kit_hint() __attribute__((weak));
+
 fs::path rtl_kit_dir() {
   const std::string env = getenv_str("TORX_RTL_KIT");
   if (!env.empty()) return env;
+  if (torx_rtl_kit_hint != nullptr)
+    if (const char* hint = torx_rtl_kit_hint(); hint != nullptr && *hint != '\0') return hint;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) throw std::runtime_error("cannot find the running executable (/proc/self/exe)");

@@ -95,7 +95,8 @@ class RtlCache {
 // The hash used for cache keys and the manifest's checksum (FNV-1a, 64 bits).
 uint64_t fnv1a64(const void* data, size_t n, uint64_t seed = 0xcbf29ce484222325ull);
 
-// The kit an on-demand build reads (SV sources, headers, factory template): $TORX_RTL_KIT, else
+// The kit an on-demand build reads (SV sources, headers, factory template): $TORX_RTL_KIT, else the
+// installed package's kit for a program built with find_package(torx) (torx_rtl_kit_hint), else
 // share/torx/rtl next to the executable's bin directory (the build tree and an installed prefix
 // have the same layout).
 std::filesystem::path rtl_kit_dir();
