@@ -25,7 +25,8 @@
 #   scripts/mutate.py --list                      the mutants (id, unit, operator, line, change)
 #   nice -n 19 scripts/mutate.py --json m.json    all of them (-j 2 by default), a table at the end
 #   scripts/mutate.py --only output_unit:3,barrier:0
-#   scripts/mutate.py --report m.json             the table of a finished run
+#   scripts/mutate.py --report m.json r.json      the table of finished runs (a later file's result of
+#                                                 a mutant replaces an earlier one: a re-run)
 # Exit: 0 done (whatever the rate), 2 bad usage or a missing tool.
 import argparse
 import concurrent.futures
@@ -185,9 +186,11 @@ def main():
     ap.add_argument("--timeout", type=int, default=120, help="seconds per engine run (120)")
     a = ap.parse_args()
     if a.report:
-        results = []
+        by_id = {}   # a later file's result of a mutant replaces an earlier one (a re-run)
         for f in a.report:
-            results += json.load(open(f))
+            for r in json.load(open(f)):
+                by_id[r["id"]] = r
+        results = sorted(by_id.values(), key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
         report(results)
         return 0
     ms = mutants()

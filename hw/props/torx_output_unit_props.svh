@@ -3,6 +3,9 @@
 // included at the end of torx_output_unit. Per output VC v:
 //   ou_credit_bound  the credit counter never exceeds D (the downstream buffer);
 //   ou_no_credit     no flit is sent on a VC without a credit (the counter, or one arriving in t);
+//   ou_credit_ok     the switch allocator is told a VC has a credit for level q exactly when the
+//                    counter plus a credit arriving in t is above the throttle's reserve for q
+//                    ((K-1-q) r; 0 with one level);
 //   ou_reset         after reset: D credits, no owner, no flit on the link (and an empty stack);
 //   ou_grant_free    a claim takes a free VC, or preempts (priority levels);
 //   ou_owner_held    an owner keeps the VC until its tail leaves (or it is preempted);
@@ -60,6 +63,16 @@
         if ($past(owner) != Free && !$past(tail_out[v]) && !$past(va_grant_i[v])) begin
           `TORX_ASSERT(owner == $past(owner),
                        ("ou_owner_held: VC %0d passed from lane %0d to %0d before its tail", v, $past(owner), owner))
+        end
+      end
+    end
+
+    for (genvar q = 0; q < Levels; q++) begin : gen_props_level
+      always_ff @(posedge clk_i) begin
+        if (rst_ni && props_up_q) begin
+          `TORX_ASSERT(credit_ok_o[v*Levels + q] == (32'(credits) + 32'(credit_in) > (Levels - 1 - q) * PriorityReserve),
+                       ("ou_credit_ok: VC %0d level %0d with %0d credits (+%0d arriving) told %0d", v, q, credits,
+                        credit_in, credit_ok_o[v*Levels + q]))
         end
       end
     end
