@@ -16,6 +16,7 @@
 //                    only at preemption;
 //   ou_link_vc       the flit on the link carries the VC it was sent on;
 //   ou_stack_owner   (K > 1) a VC with owners waiting on its stack is never free;
+//   ou_preempt_push  (K > 1) a preemption pushes the owner on top of the stack, one deeper;
 //   ou_resume        (K > 1) the tail of the owner on top of a stack gives the VC back to the owner
 //                    it preempted (the preempted worm resumes where it stopped).
 // The credit conservation across the link (credits + flits in flight + downstream occupancy = D)
@@ -168,6 +169,13 @@
         if (rst_ni && props_up_q) begin
           `TORX_ASSERT(depth == '0 || owner != Free,
                        ("ou_stack_owner: VC %0d is free while %0d preempted owners wait on its stack", v, depth))
+          // A preemption (no tail on the VC in that cycle) pushes the owner on the stack.
+          if ($past(va_grant_i[v] && va_preempt_i[v] && !tail_out[v])) begin
+            `TORX_ASSERT(32'(depth) == 32'($past(depth)) + 1 && top == $past(owner) &&
+                         owner == $past(va_grant_ivc_i[v*IvcW +: IvcW]),
+                         ("ou_preempt_push: VC %0d preempted at depth %0d, now depth %0d, top %0d (owner was %0d)",
+                          v, $past(depth), depth, top, $past(owner)))
+          end
           // The owner's tail leaves, no claim in that cycle, owners stacked: the top one resumes.
           if ($past(tail_out[v] && xb_ivc_i == owner && !va_grant_i[v] && depth != '0)) begin
             `TORX_ASSERT(owner == $past(top) && depth == $past(depth) - PDepthW'(1),
