@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Stages the RTL kit (docs/rtl.md, "Models on demand") into KIT: what an on-demand model is built
 # from, and all of it, so that an installed torx needs nothing from the source tree:
-#   KIT/sv/                  the SV sources and the lint configuration (hw/*.sv, hw/*.vlt)
+#   KIT/sv/                  the SV sources and the lint configuration (hw/*.sv, hw/*.vlt), and the
+#                            properties the units include (hw/props/*.svh -> KIT/sv/props/)
 #   KIT/rtl_factory.cpp.in   the factory template (C entry points)
 #   KIT/include/             the headers the factory includes, found by the compiler itself (-MM on
 #                            the template for each kind of model), under their include paths
@@ -17,6 +18,9 @@ file(REMOVE_RECURSE ${KIT}.tmp)
 file(MAKE_DIRECTORY ${KIT}.tmp/sv ${KIT}.tmp/include)
 file(GLOB sv ${SRC}/hw/*.sv ${SRC}/hw/*.vlt)
 file(COPY ${sv} DESTINATION ${KIT}.tmp/sv)
+# The properties each unit includes (`include "props/...", docs/verification.md).
+file(GLOB props ${SRC}/hw/props/*.svh)
+file(COPY ${props} DESTINATION ${KIT}.tmp/sv/props)
 file(COPY ${SRC}/hw/rtl_factory.cpp.in DESTINATION ${KIT}.tmp)
 
 # The factory's include closure: the template with a stand-in for Verilator's model header (-MG: a
