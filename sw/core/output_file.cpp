@@ -119,14 +119,28 @@ OutputFile::OutputFile(std::string option, std::string path) : option_(std::move
   }
   check_output_name(option_, path_);
   struct stat st {};
-  if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    // A device or FIFO: written in place; a zero-byte write shows a device that refuses all writes.
+  const bool exists = ::stat(path_.c_str(), &st) == 0;
+  auto open_in_place = [this] {
+    // A zero-byte write shows a file or device that refuses every write (/dev/full, /proc/version).
     file_ = std::fopen(path_.c_str(), "wb");
     if (!file_) throw InputError(fmt::format("{} {}: cannot open for writing: {}", option_, path_, std::strerror(errno)));
     if (::write(::fileno(file_), "", 0) < 0) fail("write error", errno);
+  };
+  if (exists && !S_ISREG(st.st_mode)) {  // a device or FIFO
+    open_in_place();
     return;
   }
-  const int fd = make_temp(option_, path_, {}, temp_, "cannot open for writing");
+  int fd = -1;
+  try {
+    fd = make_temp(option_, path_, {}, temp_, "cannot open for writing");
+  } catch (const InputError&) {
+    // No file can be created beside it (a writable file in a read-only directory, /proc/self/fd/N):
+    // an existing file is written in place, without the rename's protection.
+    if (!exists) throw;
+    temp_.clear();
+    open_in_place();
+    return;
+  }
   slot_ = register_temp(temp_);
   file_ = ::fdopen(fd, "wb");
   if (!file_) {

@@ -7,6 +7,8 @@
 //   (".NAME.torx-XXXXXX" in the same directory, so the rename cannot cross file systems) and renamed
 //   over NAME only when every write, the flush and the close succeeded: a run that fails, is killed
 //   or runs out of disk never leaves a fragment in place of a good file.
+// - Where no file can be created beside an existing file (a writable file in a read-only
+//   directory, /proc/self/fd/N), the file is written in place, without that protection.
 // - An existing device or FIFO (/dev/null, /dev/full, a pipe) is written in place: there is nothing
 //   to protect and nothing to rename over. Opening it writes zero bytes first, so a device that
 //   refuses every write (/dev/full) is refused before the work starts.
