@@ -298,7 +298,7 @@ TEST(HostileOutput, UnwritableOutputIsRefusedBeforeTheWork) {
     const Shell r = sh("timeout 60 $TORX " + cmd);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(r.code, 2) << cmd << ": " << r.err;
-    EXPECT_LT(s, 5.0) << cmd;
+    EXPECT_LT(s, 30.0) << cmd;  // the work takes minutes (reproduce: 102 s before)
   }
 }
 
