@@ -172,6 +172,8 @@ class RouterCore {
   virtual void open_trace(const std::string& path) {
     throw sw::InputError("--trace-routers " + path + ": the " + kind() + " router has no register waveform");
   }
+  // Flushes and closes the waveform open_trace() opened (nothing without one).
+  virtual void close_trace() {}
 };
 
 }  // namespace torx::model

@@ -2,6 +2,7 @@
 // run_cycle_model(): a CycleNetwork clocked by the SystemC kernel.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
@@ -9,6 +10,8 @@
 #include <memory>
 #include <systemc>
 
+#include "core/errors.hpp"
+#include "core/output_file.hpp"
 #include "models/loader.hpp"
 #include "models/sc_network.hpp"
 
@@ -47,11 +50,38 @@ class ReportHandlerScope {
   sc_core::sc_report_handler_proc previous_;
 };
 
+// SystemC's VCD writer does not report its write errors (a full disk, ulimit -f): a complete
+// waveform ends with the line "#T" of the time the trace was closed at (in the trace's units), written
+// last; a file that does not is cut off. The reason is the one a further write to it gets.
+void check_vcd_complete(const std::string& file, const std::string& trace, uint64_t end_units) {
+  std::FILE* f = std::fopen(file.c_str(), "r+b");
+  if (!f) throw sw::InputError(fmt::format("--trace {}: cannot read back the waveform: {}", trace, std::strerror(errno)));
+  const std::string want = fmt::format("\n#{}\n", end_units);
+  char tail[64] = {};
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  const long n = std::min<long>(size, static_cast<long>(want.size()));
+  std::fseek(f, size - n, SEEK_SET);
+  const size_t got = std::fread(tail, 1, static_cast<size_t>(n), f);
+  if (got == want.size() && std::string(tail, got) == want) {
+    std::fclose(f);
+    return;
+  }
+  // Cut off: ask the file system why (the same write error SystemC's writer met).
+  std::fseek(f, 0, SEEK_END);
+  errno = 0;
+  const bool wrote = std::fputc('\n', f) != EOF && std::fflush(f) == 0;
+  const int err = wrote ? 0 : errno;
+  std::fclose(f);
+  throw sw::InputError(fmt::format("--trace {}: write error: {} (the waveform stopped after {} bytes)", trace,
+                                   err ? std::strerror(err) : "the file was cut off", size));
+}
+
 // SystemC writes the wall-clock date into the VCD header. Overwrite it in place with blanks of the
 // same length, so that the same inputs give a byte-identical trace (and the file is not copied).
-void blank_vcd_date(const std::string& path) {
+void blank_vcd_date(const std::string& path, const std::string& trace) {
   std::FILE* f = std::fopen(path.c_str(), "r+b");
-  if (!f) return;
+  if (!f) throw sw::InputError(fmt::format("--trace {}: cannot open the waveform again: {}", trace, std::strerror(errno)));
   char head[256] = {};
   const size_t n = std::fread(head, 1, sizeof(head) - 1, f);
   const std::string h(head, n);
@@ -67,7 +97,7 @@ void blank_vcd_date(const std::string& path) {
       std::fwrite(fill.data(), 1, fill.size(), f);
     }
   }
-  std::fclose(f);
+  if (std::fclose(f) != 0) throw sw::InputError(fmt::format("--trace {}: write error: {}", trace, std::strerror(errno)));
 }
 
 }  // namespace
@@ -89,13 +119,12 @@ sw::CycleFigures run_cycle_model(CycleNetwork& net, const CycleOptions& opt) {
     top.clk_i(quiet);
   }
   sc_core::sc_trace_file* tf = nullptr;
-  std::string vcd_base;
+  std::unique_ptr<sw::TempOutputPath> vcd;
   if (!opt.trace.empty()) {
-    // sc_create_vcd_trace_file appends ".vcd"; name the file exactly as the user asked.
-    vcd_base = opt.trace.size() > 4 && opt.trace.compare(opt.trace.size() - 4, 4, ".vcd") == 0
-                   ? opt.trace.substr(0, opt.trace.size() - 4)
-                   : opt.trace;
-    tf = sc_core::sc_create_vcd_trace_file(vcd_base.c_str());
+    // Written beside the file asked for and renamed to it when complete (core/output_file.hpp);
+    // sc_create_vcd_trace_file appends ".vcd" to the name it is given.
+    vcd = std::make_unique<sw::TempOutputPath>("--trace", opt.trace, ".vcd");
+    tf = sc_core::sc_create_vcd_trace_file(vcd->base().c_str());
     if (!tf) throw sw::InputError(fmt::format("trace file {}: cannot create it", opt.trace));
     // 100 ps: the clock's falling edge (at half a cycle) must be representable.
     tf->set_time_unit(100, sc_core::SC_PS);
@@ -116,10 +145,12 @@ sw::CycleFigures run_cycle_model(CycleNetwork& net, const CycleOptions& opt) {
   }
   const auto t2 = clock::now();
   if (tf) {
+    const auto end_units = static_cast<uint64_t>(sc_core::sc_time_stamp().value() /
+                                                 sc_core::sc_time(100, sc_core::SC_PS).value());
     sc_core::sc_close_vcd_trace_file(tf);
-    if (vcd_base == opt.trace && std::rename((vcd_base + ".vcd").c_str(), opt.trace.c_str()) != 0)
-      throw sw::InputError(fmt::format("--trace {}: cannot rename {}.vcd to it: {}", opt.trace, vcd_base, std::strerror(errno)));
-    blank_vcd_date(opt.trace);
+    check_vcd_complete(vcd->file(), opt.trace, end_units);
+    blank_vcd_date(vcd->file(), opt.trace);
+    vcd->commit();
   }
   if (top.error()) std::rethrow_exception(top.error());
   if (fabric.status() != RunStatus::kDone) throw sw::WatchdogError(net.stall_report());

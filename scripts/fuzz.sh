@@ -27,12 +27,12 @@ mkdir -p "$BUILD"
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTORX_FUZZ=ON \
   -DTORX_BUILD_TESTS=OFF -DTORX_BUILD_MODELS=OFF >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log"; exit 2; }
-targets=(fuzz_schedule fuzz_forwarding_tables fuzz_routing_image fuzz_barrier_image)
+targets=(fuzz_schedule fuzz_forwarding_tables fuzz_routing_image fuzz_barrier_image fuzz_plot fuzz_large_input)
 echo "[fuzz] building ${targets[*]} (and torx, image_seeds for the seeds) with $JOBS jobs"
 cmake --build "$BUILD" -j "$JOBS" --target torx image_seeds "${targets[@]}"
 
 corpus=$BUILD/corpus
-mkdir -p "$corpus"/{fuzz_schedule,fuzz_forwarding_tables,fuzz_routing_image,fuzz_barrier_image}.{seeds,work} "$BUILD/artifacts"
+mkdir -p "$corpus"/{fuzz_schedule,fuzz_forwarding_tables,fuzz_routing_image,fuzz_barrier_image,fuzz_plot,fuzz_large_input}.{seeds,work} "$BUILD/artifacts"
 echo "[fuzz] seeding the corpora"
 # Small schedules of every algorithm and collective, as `torx schedule` writes them.
 for spec in "ring 8" "ring 6" "direct 3x3" "direct 3x3 --mesh" "t1 4x4" "t4 8x8" "c1 4x4x4" "tseng-dd 3x5" \
@@ -51,12 +51,21 @@ for spec in "ms-hc 3x3" "ms-hc 4x4" "ms-hc 5x6" "ms-hc 3x4x5" "ms-hc-steps 5x6" 
 done
 cp testbenches/fuzz/seeds/tables/* "$corpus/fuzz_forwarding_tables.seeds/"
 "$BUILD/bin/image_seeds" "$corpus/fuzz_routing_image.seeds" "$corpus/fuzz_barrier_image.seeds"
+# Result documents of the step model (torx plot steps) and traffic documents come from the checked-in
+# seeds (this build has no cycle model to write link traffic), with the recipes of the large inputs.
+"$BUILD/bin/torx" run ring --topo 8 --json "$corpus/fuzz_plot.seeds/ring_8.json" >/dev/null 2>&1
+"$BUILD/bin/torx" run t4 --topo 8x8 --json "$corpus/fuzz_plot.seeds/t4_8x8.json" >/dev/null 2>&1
+cp testbenches/fuzz/seeds/plot/* "$corpus/fuzz_plot.seeds/"
+cp testbenches/fuzz/seeds/large/* "$corpus/fuzz_large_input.seeds/"
 
 status=0
 for t in "${targets[@]}"; do
   extra=()
   [[ $t == fuzz_schedule ]] && extra=(-dict=testbenches/fuzz/schedule.dict)
   [[ $t == fuzz_forwarding_tables ]] && extra=(-dict=testbenches/fuzz/tables.dict)
+  [[ $t == fuzz_plot ]] && extra=(-dict=testbenches/fuzz/plot.dict)
+  # A recipe may expand to 1 GiB read byte by byte under the sanitizers: seconds, not a hang.
+  [[ $t == fuzz_large_input ]] && extra=(-timeout=60)
   echo "[fuzz] $t for $SECS s"
   log=$BUILD/$t.log
   if "$BUILD/bin/$t" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \

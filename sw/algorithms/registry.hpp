@@ -44,6 +44,10 @@ struct Algorithm {
   std::function<int(const Topology&, const AlgorithmOptions&)> pieces;
   // Oblivious gossip only: the per-router forwarding tables and the plan they encode (torx tables).
   std::function<GossipPlan(const Topology&, const AlgorithmOptions&)> gossip_plan;
+  // The bytes the generator holds while it plans, beyond the step it hands over (the ring plans of
+  // the Tseng family grow with the square of a side); checked against the memory limit before
+  // generate() by torx run, stats and schedule. Unset: nothing beyond a step.
+  std::function<uint64_t(const Topology&, const AlgorithmOptions&)> plan_bytes;
 };
 
 // An entry with what `torx list` prints; the registration sets its functions after.

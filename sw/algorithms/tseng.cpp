@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "algorithms/ring_plan.hpp"
@@ -380,6 +381,15 @@ Algorithm base(const char* id, const char* pre, const char* paper, const char* s
   };
   a.generate = [name = std::string(id)](const Topology& topo, const AlgorithmOptions& opt, ScheduleSink& sink) {
     generate_plain(name, topo, opt, sink);
+  };
+  // The ring plans of every side length (PlanCache keeps each once; t4 and c64 plan shorter rings
+  // than their sides, so this bounds them from above).
+  a.plan_bytes = [](const Topology& topo, const AlgorithmOptions&) {
+    std::set<int> sides;
+    for (int d = 0; d < topo.ndims(); ++d) sides.insert(topo.radix(d));
+    uint64_t bytes = 0;
+    for (int n : sides) bytes += ring::plan_bytes(n);
+    return bytes;
   };
   return a;
 }

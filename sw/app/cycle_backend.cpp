@@ -13,6 +13,7 @@
 #include "app/backends.hpp"
 #include "app/tables.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 #include "models/loader.hpp"
 #include "models/memory_estimate.hpp"
 #include "models/port_router.hpp"
@@ -46,10 +47,14 @@ class CycleBackend final : public Backend {
     const bool kernel_free = req.kernel_free && req.trace.empty();
     net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/kernel_free, routers_.get(),
                                                  barriers_.get());
+    // Each router's FST file is written beside its name and renamed when the run is complete
+    // (core/output_file.hpp): a failed or interrupted run leaves none half-written.
+    std::vector<std::unique_ptr<sw::TempOutputPath>> router_traces;
     for (sw::NodeId v : req.trace_routers) {
       model::PortRouter* r = net_->fabric().port_router(v);
       TORX_CHECK(r != nullptr, "--trace-routers on a network of C++ routers");
-      r->core().open_trace(router_trace_path(req.trace, v));
+      router_traces.push_back(std::make_unique<sw::TempOutputPath>("--trace-routers", router_trace_path(req.trace, v)));
+      r->core().open_trace(router_traces.back()->file());
     }
     if (kernel_free) {
       const auto t1 = std::chrono::steady_clock::now();
@@ -58,6 +63,10 @@ class CycleBackend final : public Backend {
       rep.cycle_model->run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     } else {
       rep.cycle_model = model::run_cycle_model(*net_, o);
+    }
+    for (size_t i = 0; i < router_traces.size(); ++i) {
+      net_->fabric().port_router(req.trace_routers[i])->core().close_trace();
+      router_traces[i]->commit();
     }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.cycle_model->load_seconds = total - rep.cycle_model->run_seconds;

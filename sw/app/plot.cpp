@@ -3,12 +3,18 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/quote.hpp"
 #include "core/topology.hpp"
 
 namespace torx::app {
@@ -56,6 +62,148 @@ double tick_step(double range, int ticks) {
 const json& need(const json& j, const char* key, const std::string& origin) {
   if (!j.contains(key)) throw InputError(fmt::format("{}: the result document has no '{}'", origin, key));
   return j[key];
+}
+
+// --- the documents' schema, checked before anything is drawn ---------------------------------------
+// A document is read whole (at most kMaxPlotDocumentBytes, cli) and nested at most kMaxPlotDepth
+// deep; then every field a picture uses is checked for its type and range, and the fields for their
+// consistency (dims against nodes and link_flits, step_end against step_start), so that a damaged
+// document is exit 2 naming the key and never a picture of something else (issue 31).
+constexpr int kMaxPlotDepth = 64;
+constexpr uint64_t kMaxCount = uint64_t{1} << 62;  // cycles, flits, steps: beyond any run, inside int64
+constexpr uint64_t kMaxRadix = uint64_t{1} << 24;
+constexpr size_t kMaxPlotSteps = 65536;  // rows of plot steps
+constexpr size_t kMaxPlotRuns = 10000;   // points of a curve of plot latency
+
+[[noreturn]] void bad_field(const std::string& origin, const std::string& key, const std::string& what) {
+  throw InputError(fmt::format("{}: {}: {}", origin, key, what));
+}
+
+std::string shown(const json& v) { return sw::quote_input(v.dump(), 40); }
+
+uint64_t want_count(const json& v, const std::string& key, const std::string& origin, uint64_t max = kMaxCount) {
+  if (v.is_number_unsigned()) {
+    const uint64_t x = v.get<uint64_t>();
+    if (x > max) bad_field(origin, key, fmt::format("{} is above {}", x, max));
+    return x;
+  }
+  if (v.is_number_integer()) bad_field(origin, key, fmt::format("{} is negative", v.get<int64_t>()));
+  bad_field(origin, key, fmt::format("expected a whole number, not {}", shown(v)));
+}
+
+double want_real(const json& v, const std::string& key, const std::string& origin, double lo, double hi) {
+  if (!v.is_number()) bad_field(origin, key, fmt::format("expected a number, not {}", shown(v)));
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < lo || x > hi) bad_field(origin, key, fmt::format("{} is not in [{:g}, {:g}]", shown(v), lo, hi));
+  return x;
+}
+
+const json& want_array(const json& parent, const char* name, const std::string& key, const std::string& origin) {
+  if (!parent.contains(name)) bad_field(origin, key, "missing");
+  const json& v = parent[name];
+  if (!v.is_array()) bad_field(origin, key, fmt::format("expected an array, not {}", shown(v)));
+  return v;
+}
+
+void want_type(const json& parent, const char* name, const std::string& key, const std::string& origin,
+               bool (json::*is)() const noexcept, const char* type) {
+  if (parent.contains(name) && !(parent[name].*is)())
+    bad_field(origin, key, fmt::format("expected {}, not {}", type, shown(parent[name])));
+}
+
+// topology: dims (1 to 16 radices), wrap, and nodes (their product) when given. Returns the nodes.
+uint64_t check_topology(const json& doc, const std::string& origin) {
+  if (!doc.contains("topology") || !doc["topology"].is_object()) bad_field(origin, "topology", "missing or not an object");
+  const json& t = doc["topology"];
+  const json& dims = want_array(t, "dims", "topology.dims", origin);
+  if (dims.empty() || dims.size() > static_cast<size_t>(sw::kMaxDims))
+    bad_field(origin, "topology.dims", fmt::format("{} dimensions; 1 to {} are possible", dims.size(), sw::kMaxDims));
+  uint64_t nodes = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const uint64_t r = want_count(dims[i], fmt::format("topology.dims[{}]", i), origin, kMaxRadix);
+    if (r < 1) bad_field(origin, fmt::format("topology.dims[{}]", i), "a radix is at least 1");
+    nodes = nodes > kMaxCount / r ? kMaxCount : nodes * r;
+  }
+  want_type(t, "wrap", "topology.wrap", origin, &json::is_boolean, "true or false");
+  if (t.contains("nodes") && want_count(t["nodes"], "topology.nodes", origin) != nodes)
+    bad_field(origin, "topology.nodes", fmt::format("{} contradicts topology.dims ({} nodes)", t["nodes"].dump(), nodes));
+  return nodes;
+}
+
+// A torx.result/1 document: the fields plot links and plot steps read.
+void check_result(const json& doc, const std::string& origin) {
+  check_topology(doc, origin);
+  for (const char* k : {"algorithm", "model", "sync"}) want_type(doc, k, k, origin, &json::is_string, "a string");
+  if (doc.contains("cycles") && !doc["cycles"].is_null()) want_count(doc["cycles"], "cycles", origin);
+  if (!doc.contains("timing") || !doc["timing"].is_object()) bad_field(origin, "timing", "missing or not an object");
+  const json& costs = want_array(doc["timing"], "step_cycles", "timing.step_cycles", origin);
+  if (costs.size() > kMaxPlotSteps)  // a row each: the picture would be taller than any screen and file
+    bad_field(origin, "timing.step_cycles", fmt::format("{} steps; plot steps draws at most {}", costs.size(), kMaxPlotSteps));
+  for (size_t k = 0; k < costs.size(); ++k) want_count(costs[k], fmt::format("timing.step_cycles[{}]", k), origin);
+  if (doc.contains("step_labels") && doc["step_labels"].is_array())
+    for (size_t k = 0; k < doc["step_labels"].size(); ++k)
+      if (!doc["step_labels"][k].is_string() && !doc["step_labels"][k].is_null())
+        bad_field(origin, fmt::format("step_labels[{}]", k), fmt::format("expected a string, not {}", shown(doc["step_labels"][k])));
+  if (!doc.contains("cycle_model") || doc["cycle_model"].is_null()) return;
+  const json& cm = doc["cycle_model"];
+  if (!cm.is_object()) bad_field(origin, "cycle_model", "expected an object or null");
+  for (const char* k : {"barriers", "barrier_latency", "priority_levels", "preemptions", "null_messages",
+                        "software_barriers", "blocked_cycles"})
+    if (cm.contains(k)) want_count(cm[k], std::string("cycle_model.") + k, origin);
+  if (cm.contains("link_flits")) {
+    const json& f = want_array(cm, "link_flits", "cycle_model.link_flits", origin);
+    for (size_t l = 0; l < f.size(); ++l) want_count(f[l], fmt::format("cycle_model.link_flits[{}]", l), origin);
+  }
+  if (cm.contains("step_start") || cm.contains("step_end")) {
+    const json& a = want_array(cm, "step_start", "cycle_model.step_start", origin);
+    const json& b = want_array(cm, "step_end", "cycle_model.step_end", origin);
+    for (size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
+      const bool has_a = !a[k].is_null(), has_b = !b[k].is_null();
+      const uint64_t s = has_a ? want_count(a[k], fmt::format("cycle_model.step_start[{}]", k), origin) : 0;
+      const uint64_t e = has_b ? want_count(b[k], fmt::format("cycle_model.step_end[{}]", k), origin) : 0;
+      if (has_a && has_b && e < s)
+        bad_field(origin, fmt::format("cycle_model.step_end[{}]", k), fmt::format("{} is before step_start {}", e, s));
+    }
+  }
+}
+
+// A torx.traffic/1 document: the fields plot latency reads.
+void check_traffic(const json& doc, const std::string& origin) {
+  check_topology(doc, origin);
+  for (const char* k : {"model", "label", "routes"}) want_type(doc, k, k, origin, &json::is_string, "a string");
+  if (doc.contains("mean_packet_flits")) want_real(doc["mean_packet_flits"], "mean_packet_flits", origin, 0, 1e9);
+  for (const char* k : {"pattern", "injection"})
+    if (!doc.contains(k) || !doc[k].is_object()) bad_field(origin, k, "missing or not an object");
+  const json& runs = doc["runs"];
+  if (runs.size() > kMaxPlotRuns)
+    bad_field(origin, "runs", fmt::format("{} runs; plot latency draws at most {} points a curve", runs.size(), kMaxPlotRuns));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const std::string at = fmt::format("runs[{}]", i);
+    const json& x = runs[i];
+    if (!x.is_object()) bad_field(origin, at, "expected an object");
+    want_real(x.contains("offered") ? x["offered"] : json(), at + ".offered", origin, 0, 1);
+    want_type(x, "saturated", at + ".saturated", origin, &json::is_boolean, "true or false");
+    if (!x.contains("saturated")) bad_field(origin, at + ".saturated", "missing");
+    for (const char* k : {"packet_latency", "network_latency"}) {
+      if (!x.contains(k) || !x[k].is_object()) bad_field(origin, at + "." + k, "missing or not an object");
+      if (x[k].contains("count")) want_count(x[k]["count"], at + "." + k + ".count", origin);
+      want_real(x[k].contains("mean") ? x[k]["mean"] : json(), at + "." + k + ".mean", origin, 0, 1e15);
+    }
+  }
+}
+
+// Parses a document, refusing one nested deeper than kMaxPlotDepth.
+json parse_document(const std::string& text, const std::string& origin) {
+  const json::parser_callback_t depth_cap = [&origin](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxPlotDepth)
+      throw InputError(fmt::format("{}: nested more than {} deep: not a result document", origin, kMaxPlotDepth));
+    return true;
+  };
+  try {
+    return json::parse(text, depth_cap);
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: not a JSON document: {}", origin, sw::quote_input(e.what(), 160)));
+  }
 }
 
 std::string title_of(const json& doc) {
@@ -483,17 +631,13 @@ std::string plot_latency_svg(const std::vector<std::pair<std::string, std::strin
   if (texts.size() > 10) throw InputError("plot latency: at most 10 documents on one plot");
   std::vector<std::pair<std::string, json>> docs;
   for (const auto& [origin, text] : texts) {
-    json doc;
-    try {
-      doc = json::parse(text);
-    } catch (const json::exception& e) {
-      throw InputError(fmt::format("{}: not a JSON document: {}", origin, e.what()));
-    }
-    if (!doc.is_object() || doc.value("schema", std::string()) != "torx.traffic/1" || !doc.contains("runs") ||
+    json doc = parse_document(text, origin);
+    if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != "torx.traffic/1" || !doc.contains("runs") ||
         !doc["runs"].is_array())
       throw InputError(fmt::format("{}: not a traffic document (schema torx.traffic/1, written by torx traffic --json)",
                                    origin));
     if (doc["runs"].empty()) throw InputError(fmt::format("{}: the traffic document has no runs", origin));
+    check_traffic(doc, origin);
     docs.emplace_back(origin, std::move(doc));
   }
   try {
@@ -506,19 +650,38 @@ std::string plot_latency_svg(const std::vector<std::pair<std::string, std::strin
 
 std::string plot_svg(PlotKind kind, const std::string& json_text, const std::string& origin) {
   if (kind == PlotKind::kLatency) return plot_latency_svg({{origin, json_text}});
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: not a JSON document: {}", origin, e.what()));
-  }
-  if (!doc.is_object() || doc.value("schema", std::string()) != "torx.result/1")
+  const json doc = parse_document(json_text, origin);
+  if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != "torx.result/1")
     throw InputError(fmt::format("{}: not a result document (schema torx.result/1, written by torx run --json)", origin));
+  check_result(doc, origin);
   try {
     return kind == PlotKind::kLinks ? links_svg(doc, origin) : steps_svg(doc, origin);
   } catch (const json::exception& e) {
     throw InputError(fmt::format("{}: a field of the result document has the wrong type: {}", origin, e.what()));
   }
+}
+
+std::string read_plot_stream(std::FILE* f, const std::string& name) {
+  std::string text;
+  char buf[1 << 16];
+  size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    if (text.size() + got > kMaxPlotDocumentBytes)
+      throw InputError(fmt::format("plot {}: larger than {} MiB, the limit for a document", name, kMaxPlotDocumentBytes >> 20));
+    text.append(buf, got);
+  }
+  if (std::ferror(f)) throw InputError(fmt::format("plot {}: read error: {}", name, std::strerror(errno)));
+  return text;
+}
+
+std::string read_plot_input(const std::string& path) {
+  if (path == "-") return read_plot_stream(stdin, "standard input");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(fmt::format("plot {}: not a regular file (a result document: torx run or torx traffic --json)", path));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) throw InputError(fmt::format("plot {}: cannot open: {}", path, std::strerror(errno)));
+  return read_plot_stream(f.get(), path);
 }
 
 std::string plot_documents(PlotKind kind, const std::vector<std::pair<std::string, std::string>>& docs) {

@@ -16,6 +16,8 @@
 //          curve named by its label or, without one, by the settings in which it differs.
 #pragma once
 
+#include <cstddef>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,5 +42,14 @@ std::string plot_latency_svg(const std::vector<std::pair<std::string, std::strin
 // torx plot: `kind` of the documents, (origin, text) pairs: links and steps take exactly one, latency
 // one or more (each origin given once). Throws sw::InputError naming what is wrong.
 std::string plot_documents(PlotKind kind, const std::vector<std::pair<std::string, std::string>>& docs);
+
+// The size limit of a document torx plot reads (the documents torx writes are far smaller):
+// 64 MiB of JSON parse into at most about 1 GiB of nodes (16 bytes or more per value).
+inline constexpr size_t kMaxPlotDocumentBytes = size_t{64} << 20;
+// Reads a document from an open stream (`name` in messages): in chunks, refused (InputError) beyond
+// kMaxPlotDocumentBytes, so an endless input (`yes '[' | torx plot steps -`) costs at most that.
+std::string read_plot_stream(std::FILE* f, const std::string& name);
+// A document from a regular file `path`, or standard input for "-".
+std::string read_plot_input(const std::string& path);
 
 }  // namespace torx::app

@@ -17,6 +17,7 @@
 #include "core/checker.hpp"
 #include "core/errors.hpp"
 #include "core/forwarding_table.hpp"
+#include "core/output_file.hpp"
 #include "core/schedule_io.hpp"
 #include "core/step_model.hpp"
 #include "core/sync_plan.hpp"
@@ -50,27 +51,10 @@ class StepProgressSink : public sw::ScheduleSink {
 }  // namespace
 
 void check_output_file(const char* option, const std::string& path) {
-  if (path.empty()) throw sw::InputError(fmt::format("{}: give a file name", option));
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode))
-      throw sw::InputError(fmt::format("{} {}: not a regular file ({}); give the name of a file to write", option, path,
-                                       S_ISDIR(st.st_mode)                          ? "a directory"
-                                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                                                                                     : "a special file"));
-    if (::access(path.c_str(), W_OK) != 0)
-      throw sw::InputError(fmt::format("{} {}: cannot write it: {}", option, path, std::strerror(errno)));
-    return;
-  }
-  if (errno != ENOENT) throw sw::InputError(fmt::format("{} {}: {}", option, path, std::strerror(errno)));
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  if (::stat(dir.c_str(), &st) != 0)
-    throw sw::InputError(fmt::format("{} {}: cannot create it: {}", option, path, std::strerror(errno)));
-  if (!S_ISDIR(st.st_mode))
-    throw sw::InputError(fmt::format("{} {}: cannot create it: {}", option, path, std::strerror(ENOTDIR)));
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw sw::InputError(fmt::format("{} {}: cannot create it: {}", option, path, std::strerror(errno)));
+  // A regular file (or a new one) in a directory where a file can be created: a temporary file is
+  // made beside it and removed again (core/output_file.hpp), so every reason (no directory, no
+  // permission, /proc, a read-only file system) shows before the work.
+  sw::TempOutputPath probe(option, path);
 }
 
 sw::NetworkParams params_as_run(const sw::NetworkParams& given, const std::vector<std::string>& named, sw::SyncMode sync,
@@ -122,11 +106,11 @@ void check_gossip_request(const RunRequest& r) {
 
 void check_traces(const RunRequest& r) {
   if (!r.trace.empty()) {
-    // The waveform goes to FILE.vcd and is renamed to FILE: both must be regular files (a device
-    // such as /dev/null would be replaced) in a directory that exists.
+    // The waveform is written beside FILE and renamed to it: FILE must be a regular file (a device
+    // such as /dev/null would be replaced) in a directory where a file can be created.
+    if (r.trace == "-")
+      throw sw::InputError("--trace -: a waveform is written to a file (gtkwave reads it from there); give its name");
     check_output_file("--trace", r.trace);
-    if (r.trace.size() <= 4 || r.trace.compare(r.trace.size() - 4, 4, ".vcd") != 0)
-      check_output_file("--trace", r.trace + ".vcd");
   }
   if (r.trace_routers.empty()) return;
   if (r.model != ModelKind::kRtl)
@@ -220,6 +204,15 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
       sw::require_memory(memory_limit, sw::gossip_tables_peak_bytes(topo.radices()),
                          fmt::format("planning the {} forwarding tables of the {}", req.algorithm, topo.to_string()));
     algo->check(topo, aopt);
+    // The step model's counters and block state, one step in flight and the generator's plan:
+    // estimated before any of it is allocated (exit 3 naming the estimate and the limit).
+    const int pieces = algo->pieces ? algo->pieces(topo, aopt) : 1;
+    const uint64_t model_bytes = sw::step_model_bytes(topo, algo->collective, pieces, aopt.root, smo.track_blocks);
+    const uint64_t plan_bytes = algo->plan_bytes ? algo->plan_bytes(topo, aopt) : 0;
+    sw::require_memory(memory_limit, model_bytes > UINT64_MAX - plan_bytes ? UINT64_MAX : model_bytes + plan_bytes,
+                       fmt::format("{} {} on the {}", req.count_only ? "counting" : "running", req.algorithm, topo.to_string()),
+                       fmt::format("step model {}{}", sw::format_bytes(model_bytes),
+                                   plan_bytes ? ", the generator's plan " + sw::format_bytes(plan_bytes) : std::string()));
     algo->generate(topo, aopt, sink);
   } else {
     const sw::ScheduleHeader h = sw::read_schedule(req.schedule, &topo, sink);

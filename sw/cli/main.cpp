@@ -19,6 +19,8 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "algorithms/registry.hpp"
@@ -35,6 +37,8 @@
 #include "core/forwarding_table.hpp"
 #include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
+#include "core/output_file.hpp"
+#include "core/quote.hpp"
 #include "core/schedule_io.hpp"
 
 #ifndef TORX_VERSION
@@ -157,32 +161,20 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-// Writes `text` to the file `path` (`option` names it in messages), or to standard output for "-".
-// Every write is checked, and the file's close: a full disk or /dev/full is exit code 2 with the
-// operating system's reason, never a lost document and exit 0.
-void write_text(const std::string& path, const std::string& text, const char* option = "--json") {
-  if (path == "-") {
-    std::cout.flush();
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-      throw InputError(fmt::format("{} -: write error on standard output: {}", option, std::strerror(errno)));
-    return;
-  }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw InputError(fmt::format("{} {}: cannot open for writing: {}", option, path, std::strerror(errno)));
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-  const int err = errno;
-  if (std::fclose(f) != 0 || !written)
-    throw InputError(fmt::format("{} {}: write error: {}", option, path, std::strerror(written ? errno : err)));
+// An output named by an option, opened before the command's work (core/output_file.hpp: "-" is
+// standard output, a file is written beside its name and renamed on success; an output that cannot
+// be written is exit code 2 at once, not after the work). Empty when the option was not given.
+std::unique_ptr<OutputFile> open_output(const char* option, const std::string& path) {
+  if (path.empty()) return nullptr;
+  return std::make_unique<OutputFile>(option, path);
 }
 
-// An output stream after its last write: flushed, and any error of a write or of the flush is
-// exit code 2 naming the file.
-void check_written(std::ofstream& out, const char* option, const std::string& path) {
-  errno = 0;
-  out.flush();
-  const int err = errno;
-  out.close();
-  if (!out) throw InputError(fmt::format("{} {}: write error: {}", option, path, err ? std::strerror(err) : "the write failed"));
+// Writes `text` to an output opened by open_output and closes it; every write, the flush, the close
+// and the rename are checked: a full disk or /dev/full is exit code 2 with the reason.
+void write_text(std::unique_ptr<OutputFile>& out, const std::string& text) {
+  if (!out) return;
+  out->write(text);
+  out->commit();
 }
 
 // The width `torx list` wraps its text at: the terminal's (standard output), else COLUMNS, else 100.
@@ -267,18 +259,15 @@ int cmd_run(const RunOptions& o, bool strict, bool stats = false) {
   }
   if (o.words.topo.empty()) throw InputError("--topo is required (e.g. --topo 16x16)");
   const app::RunRequest req = app::parse_run(o.words, stats);
-  for (const std::string& w : req.warnings) std::fprintf(stderr, "torx: warning: %s\n", w.c_str());
+  for (const std::string& w : req.warnings) std::fprintf(stderr, "torx: warning: %s\n", message_for_terminal(w).c_str());
   TerminalProgress progress;
   app::RunHooks hooks;
   hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };
   hooks.progress = [&progress](const app::RunProgress& p) { progress.cycles(p); };
+  std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const app::RunReport rep = app::run(req, hooks);
-  if (o.json == "-") {
-    write_text("-", app::report_json(rep));
-  } else {
-    std::cout << app::report_text(rep);
-    if (!o.json.empty()) write_text(o.json, app::report_json(rep));
-  }
+  if (o.json != "-") std::cout << app::report_text(rep);
+  write_text(json, app::report_json(rep));
   if (stats) return kExitOk;
   if (!rep.check.ok) return kExitCheckFailed;
   if (strict && (rep.steps.port_conflicts || rep.steps.link_conflicts)) {
@@ -293,13 +282,11 @@ int cmd_run(const RunOptions& o, bool strict, bool stats = false) {
 // `torx cosim`: the C++ model and the Verilated RTL in lock step (app/cosim.hpp). Exit 0 when nothing
 // differed, 1 at the first difference.
 int cmd_cosim(const CosimOptions& o) {
-  const app::CosimReport rep = app::run_cosim(app::parse_cosim(o.words));
-  if (o.json == "-") {
-    write_text("-", app::cosim_json(rep) + "\n");
-  } else {
-    std::cout << app::cosim_text(rep);
-    if (!o.json.empty()) write_text(o.json, app::cosim_json(rep) + "\n");
-  }
+  const app::CosimRequest req = app::parse_cosim(o.words);
+  std::unique_ptr<OutputFile> json = open_output("--json", o.json);
+  const app::CosimReport rep = app::run_cosim(req);
+  if (o.json != "-") std::cout << app::cosim_text(rep);
+  write_text(json, app::cosim_json(rep) + "\n");
   if (rep.mismatches) return kExitCheckFailed;
   if (rep.check_ok && !*rep.check_ok) return kExitCheckFailed;
   return kExitOk;
@@ -310,6 +297,7 @@ int cmd_cosim(const CosimOptions& o) {
 // per size, or one line rewritten on a terminal.
 int cmd_reproduce(const ReproduceOptions& o) {
   if (o.paper != "tseng") throw InputError(fmt::format("reproduce: unknown paper '{}' (known: tseng)", o.paper));
+  std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const bool tty = isatty(STDERR_FILENO);
   const auto families = app::reproduce_tseng([tty](const app::ReproduceProgress& p) {
     if (!p.done) {
@@ -323,7 +311,7 @@ int cmd_reproduce(const ReproduceOptions& o) {
     }
   });
   if (tty) std::fprintf(stderr, "\r%70s\r", "");
-  if (!o.json.empty()) write_text(o.json, app::reproduce_json(families));
+  if (json) write_text(json, app::reproduce_json(families));
   else std::cout << app::reproduce_text(families);
   return kExitOk;
 }
@@ -341,35 +329,21 @@ int cmd_tables(const TablesOptions& o) {
     return kExitOk;
   }
   if (o.algo.empty() || o.topo.empty()) throw InputError("tables: give an algorithm and --topo, or --check FILE");
+  if (o.output == "-" && o.json == "-") throw InputError("tables -o - and --json -: only one of them on standard output");
+  std::unique_ptr<OutputFile> tables = open_output("-o", o.output);
+  std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const app::TablesPlan plan = app::plan_tables(
       o.algo, Topology::parse(o.topo, false),
       o.max_memory.empty() ? default_memory_limit() : memory_limit_from_option(o.max_memory));
-  if (!o.output.empty()) {
-    std::ofstream out(o.output);
-    if (!out) throw InputError(fmt::format("-o {}: cannot open for writing: {}", o.output, std::strerror(errno)));
-    write_forwarding_table(out, plan.plan.table);
-    check_written(out, "-o", o.output);
+  if (tables) {
+    std::ostringstream text;
+    write_forwarding_table(text, plan.plan.table);
+    write_text(tables, text.str());
   }
-  if (o.json.empty()) std::cout << app::tables_text(plan);
-  else write_text(o.json, app::tables_json(plan));
+  if (json) write_text(json, app::tables_json(plan));
+  else if (o.output == "-") std::cerr << app::tables_text(plan);  // standard output holds the tables
+  else std::cout << app::tables_text(plan);
   return kExitOk;
-}
-
-// A document for torx plot: a file (a regular one, at most 1 GiB) or standard input ("-").
-std::string read_plot_input(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return text;
-  }
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw InputError(fmt::format("plot {}: not a regular file (a result document: torx run or torx traffic --json)", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("plot {}: cannot open: {}", path, std::strerror(errno)));
-  if (st.st_size > (int64_t{1} << 30)) throw InputError(fmt::format("plot {}: larger than 1 GiB", path));
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return text;
 }
 
 // `torx plot links|steps RESULT -o FILE.svg`, `torx plot latency TRAFFIC... -o FILE.svg`: a picture of
@@ -380,10 +354,11 @@ int cmd_plot(const PlotOptions& o) {
     throw InputError(fmt::format("plot: '{}' is not a picture (links: traffic per link; steps: the steps over time; "
                                  "latency: latency against offered load of torx traffic documents)",
                                  o.kind));
+  std::unique_ptr<OutputFile> svg = open_output("-o", o.output);
   std::vector<std::pair<std::string, std::string>> docs;
   for (const std::string& path : o.inputs)
-    docs.emplace_back(path == "-" ? "standard input" : path, read_plot_input(path));
-  write_text(o.output, app::plot_documents(*kind, docs), "-o");
+    docs.emplace_back(path == "-" ? "standard input" : path, app::read_plot_input(path));
+  write_text(svg, app::plot_documents(*kind, docs));
   if (o.output != "-") std::cerr << fmt::format("wrote {}\n", o.output);
   return kExitOk;
 }
@@ -438,10 +413,10 @@ int cmd_rtl(const RtlOptions& o, CLI::App* build, CLI::App* list, CLI::App* clea
 }
 
 int cmd_traffic(const TrafficOptions& o) {
-  if (!o.json.empty() && o.json != "-") app::check_output_file("--json", o.json);
-  if (!o.csv.empty() && o.csv != "-") app::check_output_file("--csv", o.csv);
   if (o.json == "-" && o.csv == "-") throw InputError("--json - and --csv -: only one of them on standard output");
   const app::TrafficRequest req = app::parse_traffic(o.words);
+  std::unique_ptr<OutputFile> json = open_output("--json", o.json);
+  std::unique_ptr<OutputFile> csv = open_output("--csv", o.csv);
   const bool tty = isatty(STDERR_FILENO);
   const size_t total = req.search ? 0 : req.rates.size();
   const app::TrafficReport rep = app::run_traffic(req, [&](const app::TrafficPointProgress& p) {
@@ -450,11 +425,9 @@ int cmd_traffic(const TrafficOptions& o) {
                  total ? std::to_string(total).c_str() : "", p.seconds, p.saturated ? ", saturated" : "");
   });
   if (tty) std::fprintf(stderr, "\r%70s\r", "");
-  if (o.json == "-") write_text("-", rep.json);
-  else if (o.csv == "-") write_text("-", rep.csv, "--csv");
-  else std::cout << rep.table;
-  if (!o.json.empty() && o.json != "-") write_text(o.json, rep.json);
-  if (!o.csv.empty() && o.csv != "-") write_text(o.csv, rep.csv, "--csv");
+  if (o.json != "-" && o.csv != "-") std::cout << rep.table;
+  write_text(json, rep.json);
+  write_text(csv, rep.csv);
   if (!rep.check_ok) {
     std::fprintf(stderr, "torx traffic: check failed:\n%s", rep.check_failures.c_str());
     return kExitCheckFailed;
@@ -469,6 +442,9 @@ int cmd_schedule(const ScheduleOptions& o) {
   aopt.seed = app::parse_count(app::kSeedOption, o.seed);
   const Algorithm& algo = lookup_algorithm(o.algo);
   algo.check(topo, aopt);
+  if (algo.plan_bytes)  // the generator's plan, estimated before it is made (core/memory_limit.hpp)
+    require_memory(default_memory_limit(), algo.plan_bytes(topo, aopt),
+                   fmt::format("planning {} on the {}", o.algo, topo.to_string()));
   ScheduleWriter writer(o.output, fmt::format("torx {} schedule {} --topo {}{}", TORX_VERSION, o.algo, o.topo,
                                               o.mesh ? " --mesh" : ""));
   algo.generate(topo, aopt, writer);
@@ -678,6 +654,26 @@ CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   return sub;
 }
 
+// An output option given an empty name (`--json ''`) is refused rather than taken as not given.
+void check_output_names(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands()) {
+    for (const char* name : {"--json", "--csv", "--trace", "-o", "--check", "--gossip-tables", "--schedule", "--matrix"}) {
+      const CLI::Option* opt = nullptr;
+      try {
+        opt = sub->get_option(name);
+      } catch (const CLI::OptionNotFound&) {
+        continue;
+      }
+      for (const std::string& v : opt->results())
+        if (v.empty()) throw InputError(fmt::format("{}: give a file name{}", name,
+                                                    std::string(name) == "--check" || std::string(name) == "--gossip-tables" ||
+                                                            std::string(name) == "--schedule" || std::string(name) == "--matrix"
+                                                        ? ""
+                                                        : " (or - for standard output)"));
+    }
+  }
+}
+
 // A first word that is not a command (`torx runn`) is named, with the nearest command; CLI11 would
 // only say that a subcommand is required.
 void check_command(CLI::App& app, int argc, char** argv) {
@@ -736,13 +732,15 @@ int main_impl(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // CLI11's message repeats the words given: control bytes quoted as in every other message.
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", message_for_terminal(e.what()).c_str());
     return kExitBadInput;
   }
   if (app.count("--rtl-cache")) {
     if (rtl_cache.empty()) throw InputError("--rtl-cache: an empty directory name");
     app::set_rtl_cache(rtl_cache);
   }
+  check_output_names(app);
   if (*list) return cmd_list(list_o);
   if (*sched) return cmd_schedule(sched_o);
   if (*run) return cmd_run(run_o, false);
@@ -765,6 +763,8 @@ int main(int argc, char** argv) {
   // The SystemC kernel (--model cycle) prints a banner on standard output unless told not to; the
   // environment is this program's, so it is set here, once, and not inside the model.
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  // SIGINT/SIGTERM remove the outputs' temporary files; SIGXFSZ (ulimit -f) becomes a write error.
+  install_output_signal_handlers();
   try {
     const int code = main_impl(argc, argv);
     // Standard output is checked at the end like every file: a summary written to a full disk or
@@ -776,16 +776,16 @@ int main(int argc, char** argv) {
     }
     return code;
   } catch (const InputError& e) {
-    std::fprintf(stderr, "torx: error: %s\n", e.what());
+    std::fprintf(stderr, "torx: error: %s\n", message_for_terminal(e.what()).c_str());
     return kExitBadInput;
   } catch (const WatchdogError& e) {
-    std::fprintf(stderr, "torx: stopped: %s\n", e.what());
+    std::fprintf(stderr, "torx: stopped: %s\n", message_for_terminal(e.what()).c_str());
     return kExitWatchdog;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "torx: out of memory\n");
     return kExitWatchdog;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "torx: internal error: %s\n", e.what());
+    std::fprintf(stderr, "torx: internal error: %s\n", message_for_terminal(e.what()).c_str());
     return kExitInternal;
   }
 }

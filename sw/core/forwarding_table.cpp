@@ -13,6 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/int_math.hpp"
+#include "core/quote.hpp"
 #include "core/topology.hpp"
 
 namespace torx::sw {
@@ -162,7 +163,7 @@ class TableReader {
 
   ForwardingTable read() {
     std::string text;
-    while (std::getline(in_, text)) {
+    while (next_line(text)) {
       ++line_;
       const auto hash = text.find('#');
       if (hash != std::string::npos) text.erase(hash);
@@ -174,7 +175,7 @@ class TableReader {
         if (tokens_[0] != "torx-forwarding-tables") fail(tokens_[0], "expected 'torx-forwarding-tables 1' first");
         expect_fields(2, "torx-forwarding-tables <version>");
         if (parse_int(1, "version") != kForwardingTableVersion)
-          fail("version", fmt::format("version {} is not supported (this reader knows version {})", tokens_[1],
+          fail("version", fmt::format("version {} is not supported (this reader knows version {})", quote_input(tokens_[1], 40),
                                       kForwardingTableVersion));
         have_version_ = true;
         continue;
@@ -204,6 +205,28 @@ class TableReader {
     int64_t line;
   };
 
+  // One line into `text` (without its newline); false at the end (read() counts the lines). A
+  // line longer than kMaxForwardingLineBytes, a file longer than kMaxForwardingTableBytes or a NUL
+  // byte (a binary file, /dev/zero) stops the reading at once: the reader holds one capped line.
+  bool next_line(std::string& text) {
+    text.clear();
+    std::streambuf* sb = in_.rdbuf();
+    for (;;) {
+      const int c = sb->sbumpc();
+      if (c == std::char_traits<char>::eof()) return !text.empty();
+      if (++bytes_ > kMaxForwardingTableBytes)
+        throw InputError(fmt::format("{}: longer than {} MiB, the limit of a forwarding-table file", origin_,
+                                     kMaxForwardingTableBytes >> 20));
+      if (c == '\n') return true;
+      if (c == 0)
+        throw InputError(fmt::format("{}, line {}: not a text file (contains NUL bytes)", origin_, line_ + 1));
+      if (text.size() >= kMaxForwardingLineBytes)
+        throw InputError(fmt::format("{}, line {}: line longer than {} bytes, the format's limit", origin_, line_ + 1,
+                                     kMaxForwardingLineBytes));
+      text += static_cast<char>(c);
+    }
+  }
+
   void split(const std::string& text) {
     size_t i = 0;
     while (i < text.size()) {
@@ -216,7 +239,7 @@ class TableReader {
   }
 
   [[noreturn]] void fail(std::string_view field, const std::string& what) const {
-    throw InputError(fmt::format("{}, line {}: {}: {}", origin_, line_, field, what));
+    throw InputError(fmt::format("{}, line {}: {}: {}", origin_, line_, quote_input(field, 40), what));
   }
 
   void expect_fields(size_t n, const char* form) const {
@@ -228,7 +251,7 @@ class TableReader {
     const std::string_view t = tokens_[i];
     int64_t v = 0;
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || ptr != t.data() + t.size()) fail(field, fmt::format("'{}' is not an integer", t));
+    if (ec != std::errc() || ptr != t.data() + t.size()) fail(field, fmt::format("'{}' is not an integer", quote_input(t, 40)));
     return v;
   }
 
@@ -236,7 +259,7 @@ class TableReader {
     const std::string_view t = tokens_[i];
     uint64_t v = 0;
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || ptr != t.data() + t.size()) fail(field, fmt::format("'{}' is not a non-negative integer", t));
+    if (ec != std::errc() || ptr != t.data() + t.size()) fail(field, fmt::format("'{}' is not a non-negative integer", quote_input(t, 40)));
     return v;
   }
 
@@ -447,6 +470,7 @@ class TableReader {
   std::istream& in_;
   std::string origin_;
   int64_t line_ = 0;
+  uint64_t bytes_ = 0;
   int64_t end_line_ = 0;
   std::vector<std::string_view> tokens_;
   bool have_version_ = false, ended_ = false;

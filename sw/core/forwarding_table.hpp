@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@
 namespace torx::sw {
 
 inline constexpr int kForwardingTableVersion = 1;
+// The reader's limits: a line (as the schedule format's, 1 MiB) and a whole file (the tables of a
+// torus torx tables can plan are far smaller than kMaxForwardingTableBytes).
+inline constexpr size_t kMaxForwardingLineBytes = size_t{1} << 20;
+inline constexpr uint64_t kMaxForwardingTableBytes = uint64_t{1} << 30;
 
 // A block a node injects at the injection step, and the network ports it leaves on.
 struct InjectionEntry {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/schedule_io.hpp"
+#include "core/output_file.hpp"
+#include "core/quote.hpp"
 
 #include <fmt/format.h>
 
@@ -154,7 +156,8 @@ class Parser {
       : path_(name), expected_(expected), in_(file, name) {}
 
   [[noreturn]] void fail(int64_t line, const std::string& what) const {
-    throw InputError(fmt::format("{}:{}: {}", path_, line, what));
+    // `what` may quote a token of a line of up to 1 MiB: cut to an excerpt (core/quote.hpp).
+    throw InputError(fmt::format("{}:{}: {}", path_, line, message_for_terminal(what, 1024)));
   }
 
   ScheduleHeader run(ScheduleSink* sink) {
@@ -433,24 +436,14 @@ class Parser {
 
 }  // namespace
 
-ScheduleWriter::ScheduleWriter(const std::string& path, std::string comment) : path_(path), comment_(std::move(comment)) {
-  if (path == "-") {
-    file_ = stdout;
-  } else {
-    file_ = std::fopen(path.c_str(), "wb");
-    owned_ = true;
-  }
-  if (!file_) throw InputError(fmt::format("{}: cannot write schedule file: {}", path, std::strerror(errno)));
-}
+ScheduleWriter::ScheduleWriter(const std::string& path, std::string comment)
+    : path_(path), comment_(std::move(comment)), out_(std::make_unique<OutputFile>("-o", path)) {}
 
-ScheduleWriter::~ScheduleWriter() {
-  if (owned_ && file_) std::fclose(file_);
-}
+ScheduleWriter::~ScheduleWriter() = default;
 
 void ScheduleWriter::flush_buffer() {
   if (buf_.empty()) return;
-  if (std::fwrite(buf_.data(), 1, buf_.size(), file_) != buf_.size())
-    throw InputError(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+  out_->write(buf_);
   buf_.clear();
 }
 
@@ -508,7 +501,7 @@ void ScheduleWriter::end() {
     throw std::logic_error(fmt::format("internal error: header declared {} steps, {} written", header_.steps, steps_written_));
   buf_ += "end\n";
   flush_buffer();
-  if (std::fflush(file_) != 0) throw InputError(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+  out_->commit();
 }
 
 ScheduleHeader read_schedule(const std::string& path, const Topology* expected, ScheduleSink& sink) {

@@ -33,9 +33,12 @@ inline constexpr int kScheduleFormatVersion = 1;
 // generators write is about 16 KB (ring on 4096 nodes: 1024 boxes in one message).
 inline constexpr size_t kMaxScheduleLineBytes = size_t{1} << 20;
 
+class OutputFile;
+
 class ScheduleWriter : public ScheduleSink {
  public:
-  // Opens `path` for writing ("-" is standard output). Throws InputError if it cannot.
+  // Opens `path` for writing ("-" is standard output; a file is written beside it and renamed by
+  // end(), core/output_file.hpp). Throws InputError if it cannot.
   explicit ScheduleWriter(const std::string& path, std::string comment = {});
   ~ScheduleWriter() override;
   ScheduleWriter(const ScheduleWriter&) = delete;
@@ -49,8 +52,7 @@ class ScheduleWriter : public ScheduleSink {
   void flush_buffer();
   std::string path_;
   std::string comment_;
-  std::FILE* file_ = nullptr;
-  bool owned_ = false;
+  std::unique_ptr<OutputFile> out_;
   std::string buf_;
   ScheduleHeader header_;
   std::unique_ptr<Topology> topo_;

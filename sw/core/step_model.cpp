@@ -88,6 +88,22 @@ void StepModel::begin(const ScheduleHeader& header) {
   }
 }
 
+uint64_t step_model_bytes(const Topology& topo, Collective collective, int pieces, NodeId root, bool track_blocks) {
+  const uint64_t n = static_cast<uint64_t>(topo.nodes());
+  const auto links = checked_mul(static_cast<uint64_t>(topo.link_count()), sizeof(uint32_t));
+  const auto step = checked_mul(n * static_cast<uint64_t>(topo.ports()), sizeof(Message) + sizeof(AxisRange));
+  if (!links || !step) return UINT64_MAX;
+  uint64_t total = *links + n * 2 * sizeof(uint16_t) + *step;
+  if (track_blocks) {
+    const BlockSpace space(collective, topo, pieces, root);
+    const auto blocks = moves_blocks(collective) ? checked_mul(space.universe(), 5) : checked_mul(space.universe(), n);
+    const auto sum = blocks ? checked_add(total, *blocks) : std::nullopt;
+    if (!sum) return UINT64_MAX;
+    total = *sum;
+  }
+  return total;
+}
+
 std::string StepModel::where(const Step& step) const {
   return step.line ? fmt::format("{}:{}", opt_.origin, step.line) : opt_.origin;
 }

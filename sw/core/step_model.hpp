@@ -60,6 +60,12 @@ struct StepModelResult {
   std::vector<std::string> conflict_examples;
 };
 
+// The bytes the step model allocates for a schedule of `collective` (`pieces`, `root`) on `topo`
+// (what begin() allocates: link and port counters, and with `track_blocks` the block state), plus
+// one step in flight (a message per node and port, as a generator hands a step over); saturating at
+// UINT64_MAX. torx run and stats check it against the limit before the generator starts.
+uint64_t step_model_bytes(const Topology& topo, Collective collective, int pieces, NodeId root, bool track_blocks);
+
 class StepModel : public ScheduleSink, public DeliveryView {
  public:
   StepModel(const Topology& topo, StepModelOptions options);

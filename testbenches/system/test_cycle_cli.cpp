@@ -451,6 +451,7 @@ TEST(CycleCli, OneThreadUnlessAsked) {
 // Issue 17, item 8: the waveform is written beside the target and renamed over it, so only a
 // regular file (or a new name in a directory that exists) is taken: a device or a directory is
 // refused and left as it was, a missing directory is exit 2 with the operating system's reason.
+// (Issue 31: the temporary file is .NAME.torx-XXXXXX.vcd, so FILE.vcd is no longer touched.)
 TEST(CycleCli, TraceTargetsThatAreNotFilesAreRefused) {
   struct stat before {};
   ASSERT_EQ(::stat("/dev/null", &before), 0);
@@ -460,9 +461,7 @@ TEST(CycleCli, TraceTargetsThatAreNotFilesAreRefused) {
       {"/dev/null", "--trace /dev/null: not a regular file (a device)"},
       {dir, "not a regular file (a directory)"},
       {"/nonexistent/run.vcd", "--trace /nonexistent/run.vcd: cannot create it: No such file or directory"},
-      {dir + "/x", "--trace " + dir + "/x.vcd: not a regular file (a directory)"},
   };
-  ASSERT_EQ(std::system(("mkdir -p " + dir + "/x.vcd").c_str()), 0);
   for (const auto& [target, needle] : cases) {
     const Cli r = torx("run ring --topo 8 --model cycle --trace " + target);
     EXPECT_EQ(r.code, 2) << target << "\n" << r.err;
@@ -562,6 +561,57 @@ TEST(MemoryLimit, EstimateFollowsThePeakResidentSet) {
     EXPECT_EQ(below.code, 3) << args << " (peak " << peak << "): " << below.err;
     EXPECT_NE(below.err.find("(--max-memory)"), std::string::npos) << below.err;
   }
+}
+
+// Issue 31, item 6: a waveform that cannot be written whole is exit 2 with the reason, and no file.
+// Runs a shell script with TORX set; returns the exit code, standard error in `err`.
+int sh_torx(const std::string& script, std::string& err) {
+  const std::string file = testing::temp_path("trace.sh"), e = testing::temp_path("trace.sh.err");
+  std::ofstream(file) << "TORX=" << TORX_BIN << "\n" << script << "\n";
+  const int st = std::system(("bash " + file + " >/dev/null 2>" + e).c_str());
+  std::ifstream in(e);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  err = ss.str();
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST(CycleCli, TraceThatCannotBeWrittenWholeIsExitTwo) {
+  const std::string dir = testing::temp_path("trace_full");
+  ASSERT_EQ(std::system(("rm -rf " + dir + "; mkdir -p " + dir).c_str()), 0);
+  std::string err;
+  // A file-size limit (as a full disk: every write after it fails): SystemC's writer says nothing,
+  // the check of the finished file does. Before issue 31: exit 0 and a cut-off VCD.
+  EXPECT_EQ(sh_torx("ulimit -f 64; $TORX run ring --topo 64 --model cycle --trace " + dir + "/t.vcd", err), 2) << err;
+  EXPECT_NE(err.find("--trace " + dir + "/t.vcd: write error: File too large"), std::string::npos) << err;
+  // A full file system, where one can be mounted (a 64 KiB tmpfs; needs root).
+  const std::string mnt = dir + "/tiny";
+  if (std::system(("mkdir -p " + mnt + " && mount -t tmpfs -o size=64k tmpfs " + mnt + " 2>/dev/null").c_str()) == 0) {
+    EXPECT_EQ(sh_torx("$TORX run ring --topo 64 --model cycle --trace " + mnt + "/t.vcd", err), 2) << err;
+    EXPECT_NE(err.find("write error: No space left on device"), std::string::npos) << err;
+    EXPECT_EQ(sh_torx("ls -A " + mnt + " | grep . && exit 1; exit 0", err), 0) << "files left on the full disk";
+    EXPECT_EQ(std::system(("umount " + mnt).c_str()), 0);
+  }
+  // /proc/version is a regular file that cannot be replaced: exit 2 before the run (was exit 4,
+  // "internal error: SystemC: ...").
+  EXPECT_EQ(sh_torx("$TORX run ring --topo 8 --model cycle --trace /proc/version", err), 2) << err;
+  EXPECT_NE(err.find("--trace /proc/version: cannot create it"), std::string::npos) << err;
+  struct stat st {};
+  EXPECT_NE(::stat((dir + "/t.vcd").c_str(), &st), 0);
+  EXPECT_EQ(sh_torx("ls -A " + dir + " | grep torx- && exit 1; exit 0", err), 0) << "temporary files left";
+}
+
+TEST(CycleCli, InterruptedTraceLeavesNoFile) {
+  // A traced run of some seconds, stopped by SIGINT: no VCD, no temporary file (issue 31, item 5:
+  // 34-48 MB partial VCDs were left).
+  const std::string dir = testing::temp_path("trace_killed");
+  ASSERT_EQ(std::system(("rm -rf " + dir + "; mkdir -p " + dir).c_str()), 0);
+  std::string err;
+  const int code = sh_torx("set -m; $TORX run direct --topo 16x16 --model cycle --trace " + dir + "/t.vcd & pid=$!; "
+                           "for i in $(seq 300); do sleep 0.1; ls -A " + dir + " | grep -q torx- && break; done; "
+                           "sleep 1; kill -INT $pid; wait $pid; exit $?", err);
+  EXPECT_EQ(code, 128 + 2) << err;
+  EXPECT_EQ(sh_torx("ls -A " + dir + " | grep . && exit 1; exit 0", err), 0) << "files left";
 }
 
 }  // namespace
