@@ -264,6 +264,7 @@ sw::CycleFigures CycleNetwork::result() const {
   c.router_evaluations = f.router_evaluations();
   c.threads = f.threads();
   for (sw::NodeId v = 0; v < topo_.nodes(); ++v) {
+    if (!f.owns(v)) continue;  // a partitioned run: another rank's
     const NetworkInterface::SyncFigures& s = ni(v).sync_figures();
     c.null_messages += s.null_messages;
     c.null_flit_hops += s.null_flit_hops;

@@ -23,6 +23,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/cosim.hpp"
+#include "app/mpi.hpp"
 #include "app/options.hpp"
 #include "app/plot.hpp"
 #include "app/report.hpp"
@@ -259,12 +260,17 @@ int cmd_run(const RunOptions& o, bool strict, bool stats = false) {
   }
   if (o.words.topo.empty()) throw InputError("--topo is required (e.g. --topo 16x16)");
   const app::RunRequest req = app::parse_run(o.words, stats);
-  for (const std::string& w : req.warnings) std::fprintf(stderr, "torx: warning: %s\n", w.c_str());
+  if (app::output_rank())
+    for (const std::string& w : req.warnings) std::fprintf(stderr, "torx: warning: %s\n", w.c_str());
   TerminalProgress progress;
   app::RunHooks hooks;
-  hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };
-  hooks.progress = [&progress](const app::RunProgress& p) { progress.cycles(p); };
+  if (app::output_rank()) {  // one progress line, rank 0's
+    hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };
+    hooks.progress = [&progress](const app::RunProgress& p) { progress.cycles(p); };
+  }
   const app::RunReport rep = app::run(req, hooks);
+  // A partitioned run (mpirun): every rank holds the same report; rank 0 writes it.
+  if (!app::output_rank()) return stats || rep.check.ok ? kExitOk : kExitCheckFailed;
   if (o.json == "-") {
     write_text("-", app::report_json(rep));
   } else {
@@ -475,6 +481,8 @@ CLI::App* add_run(CLI::App& app, const char* name, const char* what, RunOptions&
   }
   sub->add_option("--seed", w.seed, "seed for block contents and everything random [1]");
   sub->add_option("--trace", w.trace, "waveform (VCD) of every link of the run (cycle and rtl models)");
+  sub->add_option("--partition", w.partition,
+                  "under mpirun -np R: nodes per rank by slab|block|auto (cycle and rtl models) [auto]");
   if (app::model_available(app::ModelKind::kRtl))
     sub->add_option("--trace-routers", w.trace_routers,
                     "rtl model: also the internal registers of these routers (ids, comma-separated), one FST file each "
@@ -666,11 +674,13 @@ int main_impl(int argc, char** argv) {
 }  // namespace
 }  // namespace torx::sw
 
-int main(int argc, char** argv) {
+namespace {
+
+// main() without MPI's start and end. `alone`: the failure is this rank's own (an MPI error, an
+// internal error, memory), not one every rank meets in the same way (bad input, a stall judged
+// from the whole network), so mpi_finish stops the other ranks.
+int run_main(int argc, char** argv, bool& alone) {
   using namespace torx::sw;
-  // The SystemC kernel (--model cycle) prints a banner on standard output unless told not to; the
-  // environment is this program's, so it is set here, once, and not inside the model.
-  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   try {
     const int code = main_impl(argc, argv);
     // Standard output is checked at the end like every file: a summary written to a full disk or
@@ -684,14 +694,45 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "torx: error: %s\n", e.what());
     return kExitBadInput;
+  } catch (const torx::app::MpiError& e) {
+    std::fprintf(stderr, "torx: stopped (rank %d): %s\n", torx::app::mpi_rank(), e.what());
+    alone = true;
+    return kExitWatchdog;
   } catch (const WatchdogError& e) {
     std::fprintf(stderr, "torx: stopped: %s\n", e.what());
     return kExitWatchdog;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "torx: out of memory\n");
+    alone = true;
     return kExitWatchdog;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "torx: internal error: %s\n", e.what());
+    alone = true;
     return kExitInternal;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace torx::sw;
+  // The SystemC kernel (--model cycle) prints a banner on standard output unless told not to; the
+  // environment is this program's, so it is set here, once, and not inside the model.
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  // One of several MPI ranks (mpirun): MPI starts; alone, MPI is never touched (app/mpi.hpp).
+  int code = kExitOk;
+  bool alone = false;
+  try {
+    torx::app::mpi_start(&argc, &argv);
+    code = run_main(argc, argv, alone);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "torx: error: %s\n", e.what());
+    code = kExitBadInput;
+  } catch (const WatchdogError& e) {
+    std::fprintf(stderr, "torx: stopped: %s\n", e.what());
+    code = kExitWatchdog;
+    alone = true;
+  }
+  torx::app::mpi_finish(code, alone);
+  return code;
 }
