@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iterator>
 
+#include "core/collective_stop.hpp"
 #include "core/errors.hpp"
 
 namespace torx::model {
@@ -152,7 +153,7 @@ sw::CycleFigures run_partitioned(CycleNetwork& net, const Partition& part, RankC
   // The same status on every rank (judged from the same sums); the reports of every rank to rank 0.
   if (f.status() != RunStatus::kDone) {
     const std::string reports = gather_text(net.stall_report(), comm);
-    throw sw::WatchdogError(comm.rank() == 0 ? f.stop_reason() + " (partitioned over " +
+    throw sw::CollectiveStop(comm.rank() == 0 ? f.stop_reason() + " (partitioned over " +
                                                    std::to_string(comm.size()) + " ranks; each rank's report:)" + reports
                                              : fmt::format("rank {} stopped with the others (rank 0 reports)", comm.rank()));
   }

@@ -26,8 +26,9 @@ class MpiError : public sw::WatchdogError {
 // build has no MPI. Errors of MPI calls throw (MPI_ERRORS_RETURN), never abort silently.
 void mpi_start(int* argc, char*** argv);
 // Ends MPI (a no-op when it was not started). `code`: this rank's exit code; a rank that fails
-// alone (an exception the others did not see) aborts every rank with it instead of leaving them
-// waiting (MPI_Abort).
+// alone (an MPI error, an internal error, a limit of its own: anything but bad input and a
+// collective stop, which every rank meets alike) aborts every rank with it instead of leaving them
+// waiting (MPI_Abort: mpirun exits with `code`).
 void mpi_finish(int code, bool alone);
 // The world of a partitioned run, or null when this process runs alone.
 model::RankComm* mpi_world();

@@ -31,6 +31,7 @@
 #include "app/run.hpp"
 #include "app/tables.hpp"
 #include "app/traffic.hpp"
+#include "core/collective_stop.hpp"
 #include "core/errors.hpp"
 #include "core/forwarding_table.hpp"
 #include "core/memory_limit.hpp"
@@ -658,6 +659,10 @@ int main_impl(int argc, char** argv) {
     app.exit(e);
     return kExitBadInput;
   }
+  if (app::mpi_size() > 1 && !*run)
+    throw InputError(fmt::format("under mpirun ({} ranks) only torx run is partitioned (--model cycle or rtl); run "
+                                 "the other commands in one process",
+                                 app::mpi_size()));
   if (*list) return cmd_list(list_o);
   if (*sched) return cmd_schedule(sched_o);
   if (*run) return cmd_run(run_o, false);
@@ -692,14 +697,21 @@ int run_main(int argc, char** argv, bool& alone) {
     }
     return code;
   } catch (const InputError& e) {
-    std::fprintf(stderr, "torx: error: %s\n", e.what());
+    // Under mpirun every rank meets bad input alike: rank 0 says it.
+    if (torx::app::output_rank()) std::fprintf(stderr, "torx: error: %s\n", e.what());
     return kExitBadInput;
   } catch (const torx::app::MpiError& e) {
     std::fprintf(stderr, "torx: stopped (rank %d): %s\n", torx::app::mpi_rank(), e.what());
     alone = true;
     return kExitWatchdog;
+  } catch (const CollectiveStop& e) {
+    // A stall is judged from the whole network, alike on every rank: rank 0 reports (every rank's worms).
+    if (torx::app::output_rank()) std::fprintf(stderr, "torx: stopped: %s\n", e.what());
+    return kExitWatchdog;
   } catch (const WatchdogError& e) {
+    // (Alone, or a limit this rank met: a rank's memory.)
     std::fprintf(stderr, "torx: stopped: %s\n", e.what());
+    alone = true;
     return kExitWatchdog;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "torx: out of memory\n");
