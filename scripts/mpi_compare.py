@@ -40,7 +40,7 @@ for algo, topo, extra in [("direct", "4x4", []), ("ring", "16", []), ("t1", "4x6
                           ("tseng-dd", "3x4x2", []), ("t4", "8x8", []), ("c64", "8x8x8", ["--block-bytes", "8"]),
                           ("suh", "4x6", ["--mesh"]), ("tsay-wang", "5x5", []), ("dimak-a2", "4x6", []),
                           ("dimak-a3", "4x4", []), ("ms-hc", "6x6", []), ("ms-one", "4x6", []),
-                          ("ms-hc-steps", "6x6", [])]:
+                          ("ms-hc-steps", "6x6", []), ("ms-hc-hd", "5x6", [])]:
     for sync in ("barrier", "none"):
         case(f"{algo}-{topo}-{sync}", algo, "--topo", topo, "--sync", sync, *extra)
 for algo, topo, extra in [("direct", "4x4", ["--ts", "10"]), ("t4", "8x8", []), ("tsay-wang", "5x5", []),
