@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <stdexcept>
 #include <thread>
 
 #include "models/port_router.hpp"
@@ -241,6 +243,15 @@ void Fabric::step() {
   evaluations_ += sched_.step();
   const NetworkCounters c = counters();
   occupancy_sum_ += c.flits_in_buffers;
+  judge(now, c, nullptr);
+}
+
+void Fabric::step_local() {
+  evaluations_ += sched_.step();
+  occupancy_sum_ += counters().flits_in_buffers;
+}
+
+void Fabric::judge(uint64_t now, const NetworkCounters& c, const bool* idle) {
   if (c.flit_moves != last_moves_) {
     last_moves_ = c.flit_moves;
     last_move_cycle_ = now;
@@ -256,7 +267,7 @@ void Fabric::step() {
     status_ = RunStatus::kStalled;
     stop_reason_ = fmt::format("watchdog: no flit moved for {} cycles (cycle {}) with {} flits in flight",
                                p.watchdog_cycles, now, c.flits_injected - c.flits_ejected);
-  } else if (!in_flight && sched_.idle()) {
+  } else if (!in_flight && (idle ? *idle : sched_.idle())) {
     status_ = RunStatus::kStalled;
     stop_reason_ = fmt::format("nothing can advance (cycle {}): {} of {} endpoints finished and nothing in flight", now,
                                c.endpoints_finished, topo_.nodes());
@@ -269,23 +280,31 @@ void Fabric::step() {
 
 uint64_t Fabric::skip_idle(uint64_t max_skip) {
   if (status_ != RunStatus::kRunning) return 0;
+  const uint64_t skip = std::min(idle_cycles(sched_.cycles_until_due(), nullptr), max_skip);
+  skip_cycles(skip);
+  return skip;
+}
+
+uint64_t Fabric::idle_cycles(uint64_t until_due, const NetworkCounters* given) const {
   // If nothing will ever be due while flits are in flight, skip to the cycle the watchdog fires
   // (what clocking the idle network would reach).
-  uint64_t skip = sched_.cycles_until_due();
+  uint64_t skip = until_due;
   if (skip == UINT64_MAX) {
-    const NetworkCounters c = counters();
+    const NetworkCounters c = given ? *given : counters();
     const bool in_flight = c.flits_injected > c.flits_ejected;
     const uint64_t fire = last_move_cycle_ + spec_.params.watchdog_cycles;
     skip = in_flight && fire > sched_.cycle() ? fire - sched_.cycle() : 0;
   }
   if (spec_.params.max_cycles && sched_.cycle() + skip > spec_.params.max_cycles)
     skip = spec_.params.max_cycles - std::min(spec_.params.max_cycles, sched_.cycle());
-  skip = std::min(skip, max_skip);
-  if (skip == 0) return 0;
+  return skip;
+}
+
+void Fabric::skip_cycles(uint64_t skip) {
+  if (skip == 0) return;
   // Nothing moves in the skipped cycles, but the flits in the buffers are there in each of them.
   occupancy_sum_ += skip * counters().flits_in_buffers;
   sched_.skip(skip);
-  return skip;
 }
 
 RunStatus Fabric::run() {
@@ -298,63 +317,260 @@ RunStatus Fabric::run() {
 
 uint64_t Fabric::flit_hops() const {
   uint64_t s = 0;
-  for (const RouterBlock* r : routers_) s += r->stats().flit_hops;
+  for (size_t v = 0; v < routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += routers_[v]->stats().flit_hops;
   return s;
 }
 
 uint64_t Fabric::router_evaluations() const {
   uint64_t s = 0;
-  for (const RouterBlock* r : routers_) s += r->stats().evaluations;
+  for (size_t v = 0; v < routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += routers_[v]->stats().evaluations;
   return s;
 }
 
 uint64_t Fabric::blocked_vc_cycles() const {
   uint64_t s = 0;
-  for (const RouterBlock* r : routers_) s += r->blocked_vc_cycles(sched_.cycle());
+  for (size_t v = 0; v < routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += routers_[v]->blocked_vc_cycles(sched_.cycle());
   return s;
 }
 
 uint64_t Fabric::preemptions() const {
   uint64_t s = 0;
-  for (const RouterBlock* r : routers_) s += r->preemptions();
+  for (size_t v = 0; v < routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += routers_[v]->preemptions();
   return s;
 }
 
 uint64_t Fabric::gossip_copies() const {
   uint64_t s = 0;
-  for (const Router* r : native_) s += r->gossip_copies();
-  for (const auto& r : port_routers_) s += r->tails_forwarded();
+  for (size_t v = 0; v < native_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += native_[v]->gossip_copies();
+  for (size_t v = 0; v < port_routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += port_routers_[v]->tails_forwarded();
   return s;
 }
 
 uint64_t Fabric::gossip_deliveries() const {
   uint64_t s = 0;
-  for (const Router* r : native_) s += r->gossip_deliveries();
-  for (const auto& r : port_routers_) s += r->tails_ejected();
+  for (size_t v = 0; v < native_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += native_[v]->gossip_deliveries();
+  for (size_t v = 0; v < port_routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += port_routers_[v]->tails_ejected();
   return s;
 }
 
 uint64_t Fabric::preempted_cycles() const {
   uint64_t s = 0;
-  for (const RouterBlock* r : routers_) s += r->preempted_cycles(sched_.cycle());
+  for (size_t v = 0; v < routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) s += routers_[v]->preempted_cycles(sched_.cycle());
   return s;
 }
 
 uint32_t Fabric::max_vc_occupancy() const {
   uint32_t m = 0;
-  for (const RouterBlock* r : routers_) m = std::max(m, r->max_vc_occupancy());
+  for (size_t v = 0; v < routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) m = std::max(m, routers_[v]->max_vc_occupancy());
   return m;
 }
 
 std::vector<uint64_t> Fabric::link_flits() const {
   std::vector<uint64_t> out(net_link_.size(), 0);
   for (size_t i = 0; i < net_link_.size(); ++i)
-    if (net_link_[i]) out[i] = net_link_[i]->flit_count();
+    if (net_link_[i] && owns(static_cast<sw::NodeId>(i / static_cast<size_t>(topo_.ports()))))
+      out[i] = net_link_[i]->flit_count();
   return out;
 }
 
 void Fabric::visit_flits(const FlitVisitor& visit) const {
-  for (const RouterBlock* r : routers_) r->visit_flits(sched_.cycle(), visit);
+  for (size_t v = 0; v < routers_.size(); ++v)
+    if (owns(static_cast<sw::NodeId>(v))) routers_[v]->visit_flits(sched_.cycle(), visit);
+}
+
+// --- partitioned runs -----------------------------------------------------------------------------
+
+void Fabric::start_owned() {
+  for (auto& e : endpoints_) {
+    if (!owns(e->node())) continue;
+    e->start();
+    sched_.wake(0, e->clock_id());
+  }
+}
+
+void Fabric::set_partition(const Partition& part, int rank) {
+  const sw::NodeId n = topo_.nodes();
+  TORX_CHECK(part.owner.size() == static_cast<size_t>(n), "a partition of another network");
+  TORX_CHECK(rank >= 0 && rank < part.ranks, "rank out of range");
+  TORX_CHECK(!observed_ && sched_.cycle() == 0 && owned_.empty(), "partition a fabric once, before it runs, without observers");
+  owned_.assign(static_cast<size_t>(n), 0);
+  for (sw::NodeId v = 0; v < n; ++v) owned_[static_cast<size_t>(v)] = part.owner[static_cast<size_t>(v)] == rank;
+  sched_.add(&exporter_);
+  sched_.set_lanes(1, static_cast<uint32_t>(sched_.blocks()), 0, static_cast<uint32_t>(sched_.blocks()));
+  for (size_t i = 0; i < nlinks_; ++i) links_[i].set_shared(false);
+  const LinkEnd exporter_end{exporter_.clock_id(), &exporter_mask_, 1};
+  const int np = topo_.ports();
+  for (sw::NodeId v = 0; v < n; ++v)
+    for (int q = 0; q < np; ++q) {
+      Link* l = net_link_[static_cast<size_t>(v) * np + q];
+      if (!l) continue;
+      const sw::NodeId u = topo_.neighbor(v, sw::Topology::port_dim(q), sw::Topology::port_dir(q));
+      const int rv = part.owner[static_cast<size_t>(v)], ru = part.owner[static_cast<size_t>(u)];
+      const uint32_t index = static_cast<uint32_t>(l - links_.get());
+      if (rv == rank && ru != rank) {
+        // This rank sends on the link: its flits go into a proxy of the receiver's buffer (same
+        // shape, same write pointer), which wakes the exporter instead of the receiver.
+        Proxy px;
+        px.link = l;
+        px.rank = ru;
+        px.index = index;
+        FlitSink sink = l->sink();
+        px.regs.assign(static_cast<size_t>(sink.vcs) * sink.lanes, InputVc{});
+        px.ram.assign(static_cast<size_t>(sink.vcs) * sink.lanes * sink.depth, Flit{});
+        proxies_.push_back(std::move(px));
+      } else if (ru == rank && rv != rank) {
+        // This rank receives on the link: its credits go back to the sender's rank.
+        l->redirect_credits(exporter_end);
+        cut_lines_.push_back(CutLine{rv, index, l, nullptr});
+      }
+    }
+  for (Proxy& px : proxies_) {  // (attached once proxies_ no longer moves)
+    FlitSink sink = px.link->sink();
+    sink.regs = px.regs.data();
+    sink.ram = px.ram.data();
+    sink.block = exporter_.clock_id();
+    sink.occupied = nullptr;
+    sink.occupied_bit = 0;
+    px.link->attach(sink);
+  }
+  // Barrier wires: a unit of this rank pulses its parent's gather wire and its children's release
+  // wires; those of units on other ranks wake the exporter.
+  std::vector<char> seen(2 * static_cast<size_t>(n), 0);
+  auto cut_wire = [&](sw::NodeId to, bool release) {
+    const size_t id = 2 * static_cast<size_t>(to) + release;
+    if (owns(to) || seen[id]) return;
+    seen[id] = 1;
+    TokenWire& w = release ? barriers_[static_cast<size_t>(to)]->release_in() : barriers_[static_cast<size_t>(to)]->gather_in();
+    w.redirect(exporter_.clock_id());
+    cut_lines_.push_back(CutLine{part.owner[static_cast<size_t>(to)], static_cast<uint32_t>(id), nullptr, &w});
+  };
+  for (sw::NodeId v = 0; v < n; ++v) {
+    if (!owns(v)) continue;
+    const BarrierUnit& u = *barriers_[static_cast<size_t>(v)];
+    if (!u.root())
+      cut_wire(topo_.neighbor(v, sw::Topology::port_dim(u.parent_port()), sw::Topology::port_dir(u.parent_port())), false);
+    for (int q = 0; q < np; ++q)
+      if ((u.child_mask() >> q) & 1u) cut_wire(topo_.neighbor(v, sw::Topology::port_dim(q), sw::Topology::port_dir(q)), true);
+  }
+}
+
+uint64_t Fabric::cut_deadline() const {
+  uint64_t d = UINT64_MAX;
+  for (const Proxy& px : proxies_) {
+    const FlitSink& sink = px.link->sink();
+    for (size_t li = 0; li < px.regs.size(); ++li) {
+      const InputVc& r = px.regs[li];
+      if (r.tail == r.head_q) continue;
+      const Flit& f = px.ram[li * sink.depth + r.head_slot];
+      d = std::min(d, f.due - px.link->due_offset() + 1);
+    }
+  }
+  for (const CutLine& c : cut_lines_) {
+    if (c.link && !c.link->credit_line().empty()) d = std::min(d, c.link->credit_line().front_due());
+    if (c.wire && !c.wire->empty()) d = std::min(d, c.wire->line().front_due());
+  }
+  return d;
+}
+
+namespace {
+
+enum : uint8_t { kRecFlit = 1, kRecCredit = 2, kRecPulse = 3 };
+
+template <class T>
+void put(std::vector<uint8_t>& out, const T& v) {
+  const auto* p = reinterpret_cast<const uint8_t*>(&v);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+
+template <class T>
+T get(const uint8_t*& p, const uint8_t* end) {
+  if (static_cast<size_t>(end - p) < sizeof(T)) throw std::runtime_error("partitioned run: truncated exchange record");
+  T v;
+  std::memcpy(static_cast<void*>(&v), p, sizeof(T));
+  p += sizeof(T);
+  return v;
+}
+
+}  // namespace
+
+void Fabric::export_cut(std::vector<std::vector<uint8_t>>& out) {
+  for (Proxy& px : proxies_) {
+    const uint32_t depth = px.link->sink().depth;
+    for (size_t li = 0; li < px.regs.size(); ++li) {
+      InputVc& r = px.regs[li];
+      while (r.tail != r.head_q) {
+        const Flit& f = px.ram[li * depth + r.head_slot];
+        std::vector<uint8_t>& o = out[static_cast<size_t>(px.rank)];
+        put(o, kRecFlit);
+        put(o, px.index);
+        put(o, static_cast<uint32_t>(li));
+        put(o, r.head_slot);
+        put(o, f);
+        r.head_slot = static_cast<uint16_t>(r.head_slot + 1u == depth ? 0 : r.head_slot + 1);
+        r.advance_head();
+      }
+    }
+  }
+  for (CutLine& c : cut_lines_) {
+    std::vector<uint8_t>& o = out[static_cast<size_t>(c.rank)];
+    if (c.link) {
+      LatencyLine<Credit>& line = c.link->credit_line_mut();
+      while (!line.empty()) {
+        put(o, kRecCredit);
+        put(o, c.index);
+        put(o, line.front_due());
+        put(o, line.front());
+        line.pop();
+      }
+    } else {
+      LatencyLine<uint8_t>& line = c.wire->line();
+      while (!line.empty()) {
+        put(o, kRecPulse);
+        put(o, c.index);
+        put(o, line.front_due());
+        put(o, line.front());
+        line.pop();
+      }
+    }
+  }
+}
+
+void Fabric::import_cut(const uint8_t* p, size_t n) {
+  const uint8_t* end = p + n;
+  while (p < end) {
+    const uint8_t tag = get<uint8_t>(p, end);
+    const uint32_t index = get<uint32_t>(p, end);
+    if (tag == kRecFlit) {
+      const uint32_t li = get<uint32_t>(p, end);
+      const uint16_t slot = get<uint16_t>(p, end);
+      const Flit f = get<Flit>(p, end);
+      TORX_MODEL_CHECK(index < nlinks_, "exchange record for a link that does not exist");
+      links_[index].deliver_flit(f.due, li, slot, f);
+    } else if (tag == kRecCredit) {
+      const uint64_t due = get<uint64_t>(p, end);
+      const Credit c = get<Credit>(p, end);
+      TORX_MODEL_CHECK(index < nlinks_, "exchange record for a link that does not exist");
+      links_[index].deliver_credit(due, c);
+    } else if (tag == kRecPulse) {
+      const uint64_t due = get<uint64_t>(p, end);
+      const uint8_t value = get<uint8_t>(p, end);
+      const size_t v = index / 2;
+      TORX_MODEL_CHECK(v < barriers_.size() && owns(static_cast<sw::NodeId>(v)), "exchange record for a wire of another rank");
+      (index & 1 ? barriers_[v]->release_in() : barriers_[v]->gather_in()).deliver(due, value);
+    } else {
+      throw std::runtime_error("partitioned run: unknown exchange record");
+    }
+  }
 }
 
 }  // namespace torx::model

@@ -27,6 +27,7 @@
 #include "models/arena.hpp"
 #include "models/barrier.hpp"
 #include "models/barrier_core.hpp"
+#include "models/partition.hpp"
 #include "models/gossip_table.hpp"
 #include "models/endpoint.hpp"
 #include "core/network_params.hpp"
@@ -111,6 +112,35 @@ class Fabric {
   int threads() const { return sched_.lanes(); }
   void set_observer(FlitObserver* o);
 
+  // --- partitioned runs (models/partitioned.hpp, docs/distributed.md) --------------------------------
+  // After connect_all() and before start(): this fabric simulates only the nodes `part` gives
+  // `rank`. The other nodes' blocks exist but are never woken (no line of this rank reaches them):
+  // a flit sent towards another rank goes into a proxy of the receiver's input buffer, a credit or
+  // barrier pulse towards another rank stays in its line, and export_cut() takes them out after
+  // each cycle; import_cut() replays on the receiver's rank what other ranks exported. One lane.
+  void set_partition(const Partition& part, int rank);
+  bool partitioned() const { return !owned_.empty(); }
+  bool owns(sw::NodeId v) const { return owned_.empty() || owned_[static_cast<size_t>(v)]; }
+  // Fabric::step in two halves: this rank's blocks for one cycle, then the status from the counters
+  // of the whole network (`idle`: nothing due on any rank; null: this fabric's scheduler).
+  void step_local();
+  void judge(uint64_t now, const NetworkCounters& c, const bool* idle);
+  // skip_idle in two halves: the cycles to skip given the whole network's next due cycle (cycles
+  // from now) and counters, then the skip (this rank's buffer occupancy accounted).
+  uint64_t idle_cycles(uint64_t until_due, const NetworkCounters* c) const;
+  void skip_cycles(uint64_t n);
+  // The earliest cycle by which something waiting on a cut line must reach its rank (a flit: the
+  // cycle after it was sent, when the receiver may count it in its buffer; a credit or a pulse: the
+  // cycle it becomes visible); UINT64_MAX: nothing waits.
+  uint64_t cut_deadline() const;
+  // Appends every value waiting on a cut line to out[rank of its receiver] and takes it out.
+  void export_cut(std::vector<std::vector<uint8_t>>& out);
+  // Replays the values exported by another rank (throws on a malformed record).
+  void import_cut(const uint8_t* data, size_t n);
+  void set_status(RunStatus s) { status_ = s; }
+  // Fabric::start for the owned endpoints only (the status is the caller's, from every rank).
+  void start_owned();
+
   // --- results -------------------------------------------------------------------------------------
   NetworkCounters counters() const;  // summed over the lanes
   uint64_t evaluations() const { return evaluations_; }
@@ -165,6 +195,31 @@ class Fabric {
   uint64_t evaluations_ = 0;
   uint64_t occupancy_sum_ = 0;
   std::string stop_reason_;
+  // Partitioned runs: which nodes this rank owns (empty: all), the exporter block the cut lines
+  // wake, the proxies of remote input buffers, and the cut lines this rank drains.
+  struct Exporter final : Clocked {
+    void evaluate(uint64_t, int) override {}
+    void update(uint64_t, int) override {}
+    bool busy() const override { return false; }
+  };
+  struct Proxy {
+    Link* link = nullptr;
+    int rank = 0;
+    uint32_t index = 0;  // the link's index in links_ (the same on every rank)
+    std::vector<InputVc> regs;
+    std::vector<Flit> ram;
+  };
+  struct CutLine {
+    int rank = 0;
+    uint32_t index = 0;  // credits: the link's index; pulses: 2 v (gather into v) or 2 v + 1 (release into v)
+    Link* link = nullptr;
+    TokenWire* wire = nullptr;
+  };
+  std::vector<char> owned_;
+  Exporter exporter_;
+  uint64_t exporter_mask_ = 0;
+  std::vector<Proxy> proxies_;
+  std::vector<CutLine> cut_lines_;
 };
 
 }  // namespace torx::model

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/check.hpp"
@@ -65,6 +66,15 @@ class LatencyLine {
     due_[tail_ & mask_] = now + latency_;
     values_[tail_ & mask_] = value;
     __atomic_store_n(&tail_, tail_ + 1, __ATOMIC_RELEASE);
+  }
+  // A value pushed by a writer on another rank (partitioned runs, models/partitioned.hpp), replayed
+  // after values this side pushed later: kept in due order, so that the reader sees it in its cycle.
+  void push_ordered(uint64_t now, const T& value) {
+    push(now, value);
+    for (size_t i = tail_ - 1; i != head_ && due_[(i - 1) & mask_] > due_[i & mask_]; --i) {
+      std::swap(due_[(i - 1) & mask_], due_[i & mask_]);
+      std::swap(values_[(i - 1) & mask_], values_[i & mask_]);
+    }
   }
   // Reader side: whether the oldest value is visible in cycle `now`.
   bool ready(uint64_t now) const { return head_ != tail() && due_[head_ & mask_] <= now; }

@@ -136,6 +136,29 @@ class Link {
     sched_->wake_at(lane, tx_.block, now + credits_.latency());
   }
 
+  // --- partitioned runs (models/partitioned.hpp) --------------------------------------------------
+  // A link whose sender is on another rank: the credits its receiver sends wake `end` (the rank's
+  // exporter, which drains credit_line_mut() after each cycle) instead of the sender.
+  void redirect_credits(LinkEnd end) { tx_ = end; }
+  LatencyLine<Credit>& credit_line_mut() { return credits_; }
+  // Replays on the receiver's rank a flit its sender (on another rank) wrote into slot `slot` of
+  // lane `li`, visible in cycle `due`: the write send_flit makes, with the same checks (free slot,
+  // write pointer in step); the flit was counted in the buffers and on the link by the sender.
+  void deliver_flit(uint64_t due, uint32_t li, uint16_t slot, const Flit& f) {
+    TORX_MODEL_CHECK(li < sink_.vcs * sink_.lanes, "replayed flit on a lane the receiver does not have");
+    Flit& g = slot_ref(li, slot);
+    copy_flit(g, f, payload_words_);
+    g.vc = f.vc;
+    g.due = due;
+    InputVc& r = sink_.regs[li];
+    r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1u == sink_.depth ? 0 : r.tail_slot + 1);
+    r.publish_tail();
+    if (sink_.occupied) *sink_.occupied |= sink_.occupied_bit;
+    sched_->wake_at(0, sink_.block, due);
+  }
+  // Replays on the sender's rank a credit the receiver (on another rank) sent, visible in `due`.
+  void deliver_credit(uint64_t due, Credit c) { send_credit(due - credits_.latency(), 0, c); }
+
   // --- inspection -------------------------------------------------------------------------------
   uint32_t id() const { return id_; }
   uint32_t latency() const { return latency_; }

@@ -264,6 +264,7 @@ sw::CycleFigures CycleNetwork::result() const {
   c.router_evaluations = f.router_evaluations();
   c.threads = f.threads();
   for (sw::NodeId v = 0; v < topo_.nodes(); ++v) {
+    if (!f.owns(v)) continue;  // a partitioned run: another rank's
     const NetworkInterface::SyncFigures& s = ni(v).sync_figures();
     c.null_messages += s.null_messages;
     c.null_flit_hops += s.null_flit_hops;
@@ -289,7 +290,7 @@ std::string CycleNetwork::stall_report(size_t max_worms) const {
       s += fmt::format("\n  gossip packet of block {} (age {}) at {}: {}", fl.msg, fl.dest, place, reason);
     });
     for (sw::NodeId v = 0; v < topo_.nodes(); ++v)
-      if (!f.endpoint(v).finished()) s += "\n  " + f.endpoint(v).describe();
+      if (f.owns(v) && !f.endpoint(v).finished()) s += "\n  " + f.endpoint(v).describe();
     return s;
   }
   // Locate every flit still in the network: per message the frontmost (lowest index) and the
@@ -314,7 +315,10 @@ std::string CycleNetwork::stall_report(size_t max_worms) const {
   size_t stuck = 0;
   for (uint32_t m = 0; m < program_->messages(); ++m) {
     const MessageRecord& r = program_->message(m);
-    if (!ni(r.src).issued(m) || ni(r.dst).stored(m)) continue;
+    // A partitioned run: each rank reports the worms into its own nodes; one from another rank's
+    // node only when some of its flits are in this rank's routers (its source is not known here).
+    if (!f.owns(r.dst) || ni(r.dst).stored(m)) continue;
+    if (f.owns(r.src) ? !ni(r.src).issued(m) : worms.find(m) == worms.end()) continue;
     ++stuck;
     if (shown >= max_worms) continue;
     ++shown;
@@ -338,7 +342,7 @@ std::string CycleNetwork::stall_report(size_t max_worms) const {
     size_t listed = 0;
     for (sw::NodeId v = 0; v < topo_.nodes(); ++v) {
       const Endpoint& e = f.endpoint(v);
-      if (e.finished()) continue;
+      if (!f.owns(v) || e.finished()) continue;
       if (listed++ < 16) s += "\n  " + e.describe();
     }
     if (listed > 16) s += fmt::format("\n  ... and {} more nodes", listed - 16);

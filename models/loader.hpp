@@ -92,6 +92,9 @@ class CycleNetwork {
   const RoutingConfig& routing_config() const { return routing_; }
   bool gossip_hw() const { return opt_.gossip != nullptr; }
   const RunStats& stats() const { return stats_; }
+  // Partitioned runs (partitioned.hpp) combine the ranks' statistics in place.
+  RunStats& stats_mut() { return stats_; }
+  GossipTotals& gossip_totals_mut() { return gossip_totals_; }
   NetworkInterface& ni(sw::NodeId v);
   const NetworkInterface& ni(sw::NodeId v) const;
 

@@ -68,6 +68,35 @@ class NodeMemory : public sw::DeliveryView {
 
   size_t arena_bytes() const { return arena_.size(); }
 
+  // Partitioned runs (partitioned.hpp): every rank's memory is authoritative only for the nodes it
+  // owns. Each rank forgets the rest (owners it cannot vouch for become kInFlight, slots and states
+  // of other nodes zero), then the ranks combine: owners by minimum (a node beats kInFlight, which
+  // beats kNoOwner), states by maximum, payload bytes by or; afterwards every rank holds what one
+  // process would (a block still in flight has a zero slot instead of a stale one: never read).
+  template <class Owns, class MinOwner, class MaxState, class OrBytes>
+  void merge_partitioned(Owns&& owns, MinOwner&& min_owner, MaxState&& max_state, OrBytes&& or_bytes) {
+    if (moves_) {
+      for (size_t b = 0; b < owner_.size(); ++b) {
+        const uint32_t o = owner_[b];
+        if (o == kNoOwner) continue;
+        if (o == kInFlight || !owns(static_cast<sw::NodeId>(o))) {
+          owner_[b] = kInFlight;
+          std::memset(arena_.data() + b * stride_, 0, stride_);
+        }
+        if (!owns(space_->destination(static_cast<sw::BlockId>(b)))) state_[b] = 0;
+      }
+      min_owner(owner_.data(), owner_.size());
+    } else {
+      for (size_t i = 0; i < state_.size(); ++i)
+        if (!owns(static_cast<sw::NodeId>(i % nodes_))) {
+          state_[i] = 0;
+          std::memset(arena_.data() + i * stride_, 0, stride_);
+        }
+    }
+    max_state(state_.data(), state_.size());
+    or_bytes(arena_.data(), arena_.size());
+  }
+
  private:
   static constexpr uint8_t kHeld = 0x80;
   static constexpr uint8_t kArrivals = 0x7f;

@@ -49,6 +49,15 @@ class TokenWire {
     return n;
   }
   bool empty() const { return line_.empty(); }
+  // Partitioned runs (models/partitioned.hpp): on a rank that does not own the receiver, the wire
+  // wakes `receiver` (the rank's exporter) instead, and the exporter drains line() after each cycle;
+  // on the receiver's rank, deliver() replays a pulse a sender on another rank sent.
+  void redirect(uint32_t receiver) { rx_ = receiver; }
+  LatencyLine<uint8_t>& line() { return line_; }
+  void deliver(uint64_t due, uint8_t value) {
+    line_.push_ordered(due - line_.latency(), value);
+    sched_->wake_at(0, rx_, due);
+  }
   uint32_t latency() const { return line_.latency(); }
 
  private:

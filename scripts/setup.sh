@@ -17,9 +17,10 @@ BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
 # libgmock-dev: Debian's GTest CMake package refers to it; libsystemc-dev: the cycle-accurate model
-# (models/); verilator: the RTL router (hw/).
+# (models/); verilator: the RTL router (hw/); libopenmpi-dev and openmpi-bin: partitioned runs under
+# mpirun (TORX_WITH_MPI, docs/distributed.md).
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libsystemc-dev python3 verilator)
+          libfmt-dev libsystemc-dev python3 verilator libopenmpi-dev openmpi-bin)
 synth=0
 for arg in "$@"; do
   case $arg in
@@ -71,7 +72,7 @@ if ((synth)); then
 fi
 
 say "configuring ${BUILD_DIR} (cmake, Release)"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DTORX_WITH_MPI=ON
 say "building with ${JOBS} jobs (the first build takes a few minutes; cmake shows its progress)"
 cmake --build "$BUILD_DIR" -j "$JOBS"
 say "built ${BUILD_DIR}/bin/torx ($((SECONDS - started)) s in all)"

@@ -11,11 +11,14 @@
 #include "algorithms/meyer_sibeyn.hpp"
 #include "algorithms/registry.hpp"
 #include "app/backends.hpp"
+#include "app/mpi.hpp"
+#include "app/report.hpp"
 #include "app/tables.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
 #include "models/loader.hpp"
 #include "models/memory_estimate.hpp"
+#include "models/partitioned.hpp"
 #include "models/port_router.hpp"
 
 namespace torx::app {
@@ -44,6 +47,7 @@ class CycleBackend final : public Backend {
     if (req.gossip_hw) o.gossip = &gossip_table(schedule, req);
     if (progress)
       o.progress = [&progress](const model::Progress& p) { progress(RunProgress{p.cycle, p.messages_done, p.messages}); };
+    if (model::RankComm* world = mpi_world()) return run_partitioned(schedule, req, o, *world, t0, rep);
     const bool kernel_free = req.kernel_free && req.trace.empty();
     net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/kernel_free, routers_.get(),
                                                  barriers_.get());
@@ -74,6 +78,40 @@ class CycleBackend final : public Backend {
   }
 
  private:
+  // mpirun -np R (docs/distributed.md): every rank builds the network, simulates its part of it and
+  // ends with the figures and memories of the whole; rank 0 says on standard error how the time went
+  // and what each rank's peak memory was (not in the document, which is one process's).
+  const sw::DeliveryView& run_partitioned(const sw::Schedule& schedule, const RunRequest& req, model::CycleOptions& o,
+                                          model::RankComm& world, std::chrono::steady_clock::time_point t0,
+                                          RunReport& rep) {
+    const model::Partition part = model::make_partition(
+        req.topology, world.size(), model::partition_kind(req.partition.empty() ? "auto" : req.partition));
+    net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/true, routers_.get(),
+                                                 barriers_.get());
+    model::PartitionedStats ps;
+    rep.cycle_model = model::run_partitioned(*net_, part, world, o, &ps);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rep.cycle_model->load_seconds = total - rep.cycle_model->run_seconds;
+    const uint64_t mine[] = {peak_rss_bytes(), ps.cycles_stepped, ps.exchanges, ps.bytes_sent,
+                             static_cast<uint64_t>(ps.step_seconds * 1e6), static_cast<uint64_t>(ps.sync_seconds * 1e6),
+                             static_cast<uint64_t>(ps.exchange_seconds * 1e6)};
+    constexpr size_t kw = std::size(mine);
+    std::vector<uint64_t> all(kw * static_cast<size_t>(world.size()));
+    world.allgather(mine, kw, all.data());
+    if (world.rank() == 0) {
+      std::string s = fmt::format("torx: partitioned over {}: {} cycles stepped, {} exchanges; per rank: peak memory, "
+                                  "bytes sent, stepping / cycle sync / exchange seconds (of {:.3f} s run):",
+                                  part.describe(), ps.cycles_stepped, ps.exchanges, rep.cycle_model->run_seconds);
+      for (int r = 0; r < world.size(); ++r) {
+        const uint64_t* w = &all[static_cast<size_t>(r) * kw];
+        s += fmt::format("\n  rank {}: {:.1f} MiB, {} bytes, {:.3f} / {:.3f} / {:.3f} s", r, w[0] / 1048576.0, w[3],
+                         w[4] / 1e6, w[5] / 1e6, w[6] / 1e6);
+      }
+      std::fprintf(stderr, "%s\n", s.c_str());
+    }
+    return net_->memory();
+  }
+
   // The forwarding tables the routers forward by (--gossip-hw): a file's (checked like torx tables
   // --check, and against the run), or the algorithm's own (the same torx tables writes).
   const sw::ForwardingTable& gossip_table(const sw::Schedule& schedule, const RunRequest& req) {

@@ -139,6 +139,7 @@ RunRequest parse_run(const RunWords& w, bool count_only) {
   r.root = parse_root(r.topology, w.root);
   r.gossip_tables = w.gossip_tables;
   r.trace = w.trace;
+  r.partition = w.partition;
   for (const std::string& v : w.trace_routers)
     r.trace_routers.push_back(static_cast<sw::NodeId>(parse_count(kTraceRoutersOption, v)));
   r.count_only = count_only;

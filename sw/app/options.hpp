@@ -72,6 +72,7 @@ struct RunWords : NetworkWords {
   std::string root = "0";
   std::string gossip_tables;
   std::string trace;
+  std::string partition;                   // empty: auto (partitioned runs only)
   std::vector<std::string> trace_routers;  // node ids
   std::string max_memory;                  // empty: what the machine has available
 };

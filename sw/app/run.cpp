@@ -13,6 +13,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/backends.hpp"
+#include "app/mpi.hpp"
 #include "app/options.hpp"
 #include "core/checker.hpp"
 #include "core/errors.hpp"
@@ -157,6 +158,21 @@ RunRequest validate_request(RunRequest r) {
     throw sw::InputError("stats counts with the step model; --model does not apply");
   if (!r.gossip_tables.empty() && !r.gossip_hw)
     throw sw::InputError("--gossip-tables: the routers forward by tables only with --gossip-hw");
+  if (!r.partition.empty() && r.partition != "slab" && r.partition != "block" && r.partition != "auto")
+    throw sw::InputError(fmt::format("--partition {}: give slab, block or auto", r.partition));
+  if (mpi_size() > 1) {
+    // A partitioned run (docs/distributed.md): the cycle-accurate models only, no waveforms.
+    if (r.model == ModelKind::kStep || r.count_only)
+      throw sw::InputError(fmt::format("under mpirun ({} ranks) torx run partitions the cycle and rtl models: give "
+                                       "--model cycle or rtl (the step model runs in one process)",
+                                       mpi_size()));
+    if (!r.trace.empty())
+      throw sw::InputError("--trace: a partitioned run writes no waveform; run it in one process (without mpirun)");
+  } else if (!r.partition.empty()) {
+    throw sw::InputError(fmt::format("--partition: this run is not partitioned (start it with mpirun -np R, R > 1; "
+                                     "{} rank{} here)",
+                                     launched_ranks(), launched_ranks() == 1 ? "" : "s"));
+  }
   if (r.model == ModelKind::kStep) {
     check_step_request(r);
     return r;

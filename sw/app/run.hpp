@@ -67,6 +67,7 @@ struct RunRequest : NetworkRequest {
   sw::NodeId root = 0;                  // broadcast source
   std::string gossip_tables;            // --gossip-hw: the routers' forwarding tables from this file
   std::string trace;                    // waveform file (cycle and rtl models)
+  std::string partition;                // --partition slab|block|auto under mpirun (empty: auto; docs/distributed.md)
   std::vector<sw::NodeId> trace_routers;  // rtl model: routers whose internal registers go to FST files
   bool count_only = false;              // torx stats: count without tracking blocks (no check)
   // The library's run_schedule (include/torx/network.hpp): the cycle and rtl models step their

@@ -25,6 +25,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/cosim.hpp"
+#include "app/mpi.hpp"
 #include "app/options.hpp"
 #include "app/plot.hpp"
 #include "app/report.hpp"
@@ -33,6 +34,7 @@
 #include "app/run.hpp"
 #include "app/tables.hpp"
 #include "app/traffic.hpp"
+#include "core/collective_stop.hpp"
 #include "core/errors.hpp"
 #include "core/forwarding_table.hpp"
 #include "core/memory_limit.hpp"
@@ -259,13 +261,20 @@ int cmd_run(const RunOptions& o, bool strict, bool stats = false) {
   }
   if (o.words.topo.empty()) throw InputError("--topo is required (e.g. --topo 16x16)");
   const app::RunRequest req = app::parse_run(o.words, stats);
-  for (const std::string& w : req.warnings) std::fprintf(stderr, "torx: warning: %s\n", message_for_terminal(w).c_str());
+  if (app::output_rank())
+    for (const std::string& w : req.warnings)
+      std::fprintf(stderr, "torx: warning: %s\n", message_for_terminal(w).c_str());
   TerminalProgress progress;
   app::RunHooks hooks;
-  hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };
-  hooks.progress = [&progress](const app::RunProgress& p) { progress.cycles(p); };
-  std::unique_ptr<OutputFile> json = open_output("--json", o.json);
+  if (app::output_rank()) {  // one progress line, rank 0's
+    hooks.step_progress = [&progress](int64_t done, int64_t total) { progress.steps(done, total); };
+    hooks.progress = [&progress](const app::RunProgress& p) { progress.cycles(p); };
+  }
+  // A partitioned run (mpirun): every rank holds the same report; rank 0 opens the output (before
+  // the work) and writes it.
+  std::unique_ptr<OutputFile> json = app::output_rank() ? open_output("--json", o.json) : nullptr;
   const app::RunReport rep = app::run(req, hooks);
+  if (!app::output_rank()) return stats || rep.check.ok ? kExitOk : kExitCheckFailed;
   if (o.json != "-") std::cout << app::report_text(rep);
   write_text(json, app::report_json(rep));
   if (stats) return kExitOk;
@@ -505,6 +514,8 @@ CLI::App* add_run(CLI::App& app, const char* name, const char* what, RunOptions&
   }
   sub->add_option("--seed", w.seed, "seed for block contents and everything random [1]");
   sub->add_option("--trace", w.trace, "waveform (VCD) of every link of the run (cycle and rtl models)");
+  sub->add_option("--partition", w.partition,
+                  "under mpirun -np R: nodes per rank by slab|block|auto (cycle and rtl models) [auto]");
   if (app::model_available(app::ModelKind::kRtl))
     sub->add_option("--trace-routers", w.trace_routers,
                     "rtl model: also the internal registers of these routers (ids, comma-separated), one FST file each "
@@ -741,6 +752,10 @@ int main_impl(int argc, char** argv) {
     app::set_rtl_cache(rtl_cache);
   }
   check_output_names(app);
+  if (app::mpi_size() > 1 && !*run)
+    throw InputError(fmt::format("under mpirun ({} ranks) only torx run is partitioned (--model cycle or rtl); run "
+                                 "the other commands in one process",
+                                 app::mpi_size()));
   if (*list) return cmd_list(list_o);
   if (*sched) return cmd_schedule(sched_o);
   if (*run) return cmd_run(run_o, false);
@@ -758,11 +773,13 @@ int main_impl(int argc, char** argv) {
 }  // namespace
 }  // namespace torx::sw
 
-int main(int argc, char** argv) {
+namespace {
+
+// main() without MPI's start and end. `alone`: the failure is this rank's own (an MPI error, an
+// internal error, memory), not one every rank meets in the same way (bad input, a stall judged
+// from the whole network), so mpi_finish stops the other ranks.
+int run_main(int argc, char** argv, bool& alone) {
   using namespace torx::sw;
-  // The SystemC kernel (--model cycle) prints a banner on standard output unless told not to; the
-  // environment is this program's, so it is set here, once, and not inside the model.
-  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   // SIGINT/SIGTERM remove the outputs' temporary files; SIGXFSZ (ulimit -f) becomes a write error.
   install_output_signal_handlers();
   try {
@@ -776,16 +793,54 @@ int main(int argc, char** argv) {
     }
     return code;
   } catch (const InputError& e) {
-    std::fprintf(stderr, "torx: error: %s\n", message_for_terminal(e.what()).c_str());
+    // Under mpirun every rank meets bad input alike: rank 0 says it.
+    if (torx::app::output_rank()) std::fprintf(stderr, "torx: error: %s\n", message_for_terminal(e.what()).c_str());
     return kExitBadInput;
+  } catch (const torx::app::MpiError& e) {
+    std::fprintf(stderr, "torx: stopped (rank %d): %s\n", torx::app::mpi_rank(), message_for_terminal(e.what()).c_str());
+    alone = true;
+    return kExitWatchdog;
+  } catch (const CollectiveStop& e) {
+    // A stall is judged from the whole network, alike on every rank: rank 0 reports (every rank's worms).
+    if (torx::app::output_rank()) std::fprintf(stderr, "torx: stopped: %s\n", message_for_terminal(e.what()).c_str());
+    return kExitWatchdog;
   } catch (const WatchdogError& e) {
+    // (Alone, or a limit this rank met: a rank's memory.)
     std::fprintf(stderr, "torx: stopped: %s\n", message_for_terminal(e.what()).c_str());
+    alone = true;
     return kExitWatchdog;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "torx: out of memory\n");
+    alone = true;
     return kExitWatchdog;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "torx: internal error: %s\n", message_for_terminal(e.what()).c_str());
+    alone = true;
     return kExitInternal;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace torx::sw;
+  // The SystemC kernel (--model cycle) prints a banner on standard output unless told not to; the
+  // environment is this program's, so it is set here, once, and not inside the model.
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  // One of several MPI ranks (mpirun): MPI starts; alone, MPI is never touched (app/mpi.hpp).
+  int code = kExitOk;
+  bool alone = false;
+  try {
+    torx::app::mpi_start(&argc, &argv);
+    code = run_main(argc, argv, alone);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "torx: error: %s\n", message_for_terminal(e.what()).c_str());
+    code = kExitBadInput;
+  } catch (const WatchdogError& e) {
+    std::fprintf(stderr, "torx: stopped: %s\n", message_for_terminal(e.what()).c_str());
+    code = kExitWatchdog;
+    alone = true;
+  }
+  torx::app::mpi_finish(code, alone);
+  return code;
 }

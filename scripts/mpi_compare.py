@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Partitioned runs against one process: the result documents must be the same (docs/distributed.md).
+
+  scripts/mpi_compare.py --torx build/bin/torx [--ranks 2] [--partitions slab,block,auto] [--quick]
+  scripts/mpi_compare.py --torx build/bin/torx --case t4 --topo 64x64 --ranks 2   # one case, by hand
+  scripts/mpi_compare.py --torx build/bin/torx --failures                          # a rank that fails
+
+Each case runs `torx run ... --json` once alone and once under `mpirun -np R --oversubscribe` per
+partition, and compares the two documents key by key with result_corpus.py's rules (wall and load
+times, peak memory and threads aside). Exit 1 if any document differs or a run fails.
+
+--failures: a rank whose MPI call fails (TORX_MPI_FAULT=1:N) and a rank killed by a signal: every
+rank must stop, mpirun with a non-zero exit (3 for the MPI error) and a message, within a timeout.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from result_corpus import differences, strip  # noqa: E402
+
+MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none"]
+
+# Every registered algorithm at a small size; every sync mode; hardwired gossip; parameters.
+CASES = []
+
+
+def case(name, *args):
+    CASES.append((name, list(args)))
+
+
+for algo, topo, extra in [("direct", "4x4", []), ("ring", "16", []), ("t1", "4x6", []), ("c1", "3x3x4", []),
+                          ("tseng-dd", "3x4x2", []), ("t4", "8x8", []), ("c64", "8x8x8", ["--block-bytes", "8"]),
+                          ("suh", "4x6", ["--mesh"]), ("tsay-wang", "5x5", []), ("dimak-a2", "4x6", []),
+                          ("dimak-a3", "4x4", []), ("ms-hc", "6x6", []), ("ms-one", "4x6", []),
+                          ("ms-hc-steps", "6x6", []), ("ms-hc-hd", "5x6", [])]:
+    for sync in ("barrier", "none"):
+        case(f"{algo}-{topo}-{sync}", algo, "--topo", topo, "--sync", sync, *extra)
+for algo, topo, extra in [("direct", "4x4", ["--ts", "10"]), ("t4", "8x8", []), ("tsay-wang", "5x5", []),
+                          ("ring", "16", [])]:
+    for sync in ("local", "software", "priority"):
+        case(f"{algo}-{topo}-{sync}", algo, "--topo", topo, "--sync", sync, *extra)
+for algo, topo in [("ms-hc", "6x6"), ("ms-one", "4x6"), ("ms-hc", "7x8")]:
+    case(f"{algo}-{topo}-gossiphw", algo, "--topo", topo, "--gossip-hw")
+case("t4-8x8-latencies", "t4", "--topo", "8x8", "--param", "link_latency=3", "--param", "credit_latency=2",
+     "--param", "barrier_hop_latency=4", "--param", "router_latency=3")
+case("direct-4x4-allport", "direct", "--topo", "4x4", "--ports", "all", "--sync", "none")
+case("direct-6x6-mesh", "direct", "--topo", "6x6", "--mesh", "--sync", "none")
+case("direct-4x4-depth2-vc2", "direct", "--topo", "4x4", "--param", "buffer_depth=2", "--param", "vcs_per_class=2")
+QUICK = {"direct-4x4-barrier", "t4-8x8-barrier", "t4-8x8-priority", "tsay-wang-5x5-local", "direct-4x4-software",
+         "ms-hc-6x6-gossiphw", "c1-3x3x4-none", "t4-8x8-latencies"}
+
+
+def run(cmd, timeout=3600, env=None):
+    return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=timeout, env=env)
+
+
+def compare(torx, model, ranks, partitions, name, args, tmp):
+    base = os.path.join(tmp, f"{name}.1.json")
+    p = run([torx, "run", *args, "--model", model, "--json", base])
+    if p.returncode:
+        return [f"{name}: one process: exit {p.returncode}: {p.stderr.strip()[-300:]}"]
+    want = strip(json.load(open(base)))
+    bad = []
+    for part in partitions:
+        out = os.path.join(tmp, f"{name}.{ranks}.{part}.json")
+        p = run([*MPIRUN, "-np", str(ranks), torx, "run", *args, "--model", model, "--partition", part, "--json", out])
+        if p.returncode:
+            bad.append(f"{name}: {ranks} ranks, {part}: exit {p.returncode}: {p.stderr.strip()[-300:]}")
+            continue
+        diff = differences(want, strip(json.load(open(out))))
+        if diff:
+            bad.append(f"{name}: {ranks} ranks, {part}: {len(diff)} differences: " + "; ".join(diff[:4]))
+    return bad
+
+
+def failures(torx, tmp):
+    """A rank's MPI call fails, a rank is killed: every rank stops, never a hang."""
+    bad = []
+    args = [torx, "run", "t4", "--topo", "8x8", "--model", "cycle", "--json", os.path.join(tmp, "f.json")]
+    env = dict(os.environ, TORX_MPI_FAULT="1:200")
+    t = time.time()
+    try:
+        p = run([*MPIRUN, "-np", "2", *args], timeout=120, env=env)
+        ok = p.returncode == 3 and "injected by TORX_MPI_FAULT" in p.stderr
+        print(f"failures: MPI error on rank 1: exit {p.returncode} after {time.time() - t:.1f} s"
+              f"{'' if ok else ': ' + p.stderr.strip()[-300:]}")
+        if not ok:
+            bad.append(f"MPI error on rank 1: exit {p.returncode}, want 3 and the message")
+    except subprocess.TimeoutExpired:
+        bad.append("MPI error on rank 1: hung (120 s)")
+    # A rank killed by a signal in the middle of the run: mpirun stops the other rank.
+    big = [torx, "run", "t4", "--topo", "32x32", "--model", "cycle", "--json", os.path.join(tmp, "k.json")]
+    proc = subprocess.Popen([*MPIRUN, "-np", "2", *big], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    victim = None
+    for _ in range(600):
+        time.sleep(0.1)
+        kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+        if len(kids) >= 2:
+            time.sleep(2.0)  # inside the run
+            victim = int(kids[-1])
+            break
+    if victim is None:
+        proc.kill()
+        return bad + ["rank kill: no ranks found"]
+    t = time.time()
+    os.kill(victim, signal.SIGKILL)
+    try:
+        _, err = proc.communicate(timeout=120)
+        ok = proc.returncode != 0
+        print(f"failures: rank killed (SIGKILL): mpirun exit {proc.returncode} after {time.time() - t:.1f} s")
+        if not ok:
+            bad.append("rank kill: mpirun exit 0")
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        bad.append("rank kill: hung (120 s)")
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--torx", default="build/bin/torx")
+    ap.add_argument("--model", default="cycle")
+    ap.add_argument("--ranks", type=int, default=2)
+    ap.add_argument("--partitions", default="slab,block,auto")
+    ap.add_argument("--quick", action="store_true", help="a few cases (CI)")
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--case", help="one algorithm, by hand (with --topo and extra arguments after --)")
+    ap.add_argument("--topo")
+    ap.add_argument("--failures", action="store_true")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("extra", nargs="*")
+    a = ap.parse_args()
+    parts = a.partitions.split(",")
+    with tempfile.TemporaryDirectory() as tmp:
+        if a.failures:
+            bad = failures(a.torx, tmp)
+            for b in bad:
+                print(b)
+            print(f"failures: {len(bad)} problems")
+            return 1 if bad else 0
+        if a.case:
+            cases = [(f"{a.case}-{a.topo}", [a.case, "--topo", a.topo, *a.extra])]
+        else:
+            cases = [c for c in CASES if a.filter in c[0] and (not a.quick or c[0] in QUICK)]
+        bad = []
+        with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+            for name, problems in ex.map(
+                    lambda c: (c[0], compare(a.torx, a.model, a.ranks, parts, c[0], c[1], tmp)), cases):
+                print(f"{name}: {'same' if not problems else 'DIFFERS'}", flush=True)
+                bad += problems
+        for b in bad:
+            print(b)
+        print(f"{len(cases)} cases x {len(parts)} partitions on {a.ranks} ranks ({a.model}): {len(bad)} differ or fail")
+        return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
