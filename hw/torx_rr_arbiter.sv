@@ -38,6 +38,4 @@ module torx_rr_arbiter #(
     valid_o = |req_i;
   end
 
-  `include "props/torx_rr_arbiter_props.svh"  // docs/verification.md, "Properties"
-
 endmodule

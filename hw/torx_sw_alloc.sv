@@ -186,6 +186,4 @@ module torx_sw_alloc #(
     end
   end
 
-  `include "props/torx_sw_alloc_props.svh"  // docs/verification.md, "Properties"
-
 endmodule

@@ -219,6 +219,4 @@ module torx_vc_alloc #(
     end
   end
 
-  `include "props/torx_vc_alloc_props.svh"  // docs/verification.md, "Properties"
-
 endmodule
