@@ -20,7 +20,9 @@ file(GLOB sv ${SRC}/hw/*.sv ${SRC}/hw/*.vlt)
 file(COPY ${sv} DESTINATION ${KIT}.tmp/sv)
 # The properties each unit includes (`include "props/...", docs/verification.md).
 file(GLOB props ${SRC}/hw/props/*.svh)
-file(COPY ${props} DESTINATION ${KIT}.tmp/sv/props)
+if(props)
+  file(COPY ${props} DESTINATION ${KIT}.tmp/sv/props)
+endif()
 file(COPY ${SRC}/hw/rtl_factory.cpp.in DESTINATION ${KIT}.tmp)
 
 # The factory's include closure: the template with a stand-in for Verilator's model header (-MG: a
