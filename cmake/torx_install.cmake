@@ -50,6 +50,17 @@ if(TARGET torx_rtl)
 else()
   set(TORX_HAVE_RTL 0)
 endif()
+# With TORX_WITH_MPI the application layer links MPI (torxConfig.cmake finds it; torx.pc names its
+# libraries).
+set(TORX_PC_MPI "")
+if(TORX_WITH_MPI)
+  set(TORX_HAVE_MPI 1)
+  foreach(_l IN LISTS MPI_CXX_LIBRARIES)
+    string(APPEND TORX_PC_MPI " ${_l}")
+  endforeach()
+else()
+  set(TORX_HAVE_MPI 0)
+endif()
 install(TARGETS ${_torx_libs} EXPORT torxTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

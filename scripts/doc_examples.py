@@ -175,7 +175,7 @@ def compare(q, output):
     return False, head + output, "\n".join(difflib.unified_diff(a, b, "quoted", "run", lineterm=""))
 
 
-FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:md|sh|py|cpp|hpp))\b")
+FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:md|sh|py|cpp|hpp))(?!\w)(?!\.\w)")  # not x.cpp.in
 
 
 def missing_files():

@@ -344,7 +344,10 @@ TEST(RtlCosim, GossipRoutersAgreeWithTheModelInLockStep) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.algo + " on the " + c.topo.to_string());
     const GossipLockstep g = gossip_lockstep(c.algo, c.topo, rtl);
-    EXPECT_EQ(g.rtl, c.config);
+    // The gossip router of the run's dimensions: the catalog's (g2d) or, where the run's rules fit a
+    // smaller table than the catalog's (3D: 32 rules against g3d's 64), one built on demand
+    // (g3d_all_..._rules32; docs/rtl.md, "Models on demand").
+    EXPECT_EQ(g.rtl.rfind(c.config, 0), 0u) << g.rtl;
     EXPECT_EQ(g.mismatches, 0u) << g.text;
     EXPECT_TRUE(g.ok);
     EXPECT_GT(g.compared, 1000u);

@@ -298,7 +298,7 @@ TEST(RtlCli, CosimExitCodesAndDocument) {
   EXPECT_GT(p["coverage"]["preemptions"].get<uint64_t>(), 0u) << prio.out;
 
   for (const char* args : {"cosim --topo 4x4 --pattern bogus", "cosim --topo 4x4 --load 1.5",
-                                  "cosim --topo 4x4 --traffic bogus", "cosim --topo 4x4 --param buffer_depth=5",
+                                  "cosim --topo 4x4 --traffic bogus", "cosim --topo 260 --cycles 10",
                                   "cosim --topo 4x4 --flit-bytes 40", "cosim --topo 4x4 --mixed-orders --traffic t4"}) {
     const Cli r = torx(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
