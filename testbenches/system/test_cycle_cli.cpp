@@ -522,7 +522,9 @@ TEST(CycleCli, PlotDrawsTheRunsLinksAndSteps) {
     ASSERT_EQ(p.code, 0) << p.err;
     const std::string caption = p.out.substr(p.out.find("<text x=\"10\" y=\"38\">"), 200);
     EXPECT_NE(caption.find(words), std::string::npos) << sync << ": " << caption;
-    if (sync != "barrier") EXPECT_EQ(caption.find("barriers of"), std::string::npos) << sync << ": " << caption;
+    if (sync != "barrier") {
+      EXPECT_EQ(caption.find("barriers of"), std::string::npos) << sync << ": " << caption;
+    }
   }
 }
 

@@ -26,18 +26,7 @@ using testing::Cli;
 
 Cli torx(const std::string& args, int timeout_s = 580) { return testing::run_torx(args, timeout_s); }
 
-// Every key of the result document but those that describe the simulator rather than the network:
-// the model's name, wall times, memory, router evaluations (the port-level routers are evaluated
-// while not quiescent, the C++ fast path while awake: the same cycles, a different count of calls).
-json figures(json j) {
-  j.erase("model");
-  j.erase("sim");
-  j["cycle_model"].erase("load_seconds");
-  j["cycle_model"].erase("run_seconds");
-  j["cycle_model"].erase("router_evaluations");
-  j["cycle_model"].erase("threads");
-  return j;
-}
+using testing::figures;
 
 struct Case {
   const char* algo;

@@ -32,35 +32,12 @@ using testing::Cli;
 
 Cli torx(const std::string& args, int timeout_s = 900) { return testing::run_torx(args, timeout_s); }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using testing::figures;
+using testing::slurp;
 
 // torx with `env` (NAME=VALUE ...) in front, its outputs in files named after `tag`.
 Cli torx_env(const std::string& env, const std::string& args, const std::string& tag = "env", int timeout_s = 900) {
-  const std::string out = testing::temp_path(tag + ".out"), err = testing::temp_path(tag + ".err");
-  const std::string cmd = "/usr/bin/env " + env + " /usr/bin/timeout " + std::to_string(timeout_s) + " " + TORX_BIN + " " + args + " >" +
-                          out + " 2>" + err;
-  const int st = std::system(cmd.c_str());
-  Cli r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-// Every key of the result document but those that describe the simulator (as test_rtl_cli.cpp).
-json figures(json j) {
-  j.erase("model");
-  j.erase("sim");
-  j["cycle_model"].erase("load_seconds");
-  j["cycle_model"].erase("run_seconds");
-  j["cycle_model"].erase("router_evaluations");
-  j["cycle_model"].erase("threads");
-  return j;
+  return testing::run_torx(args, timeout_s, env, tag);
 }
 
 struct Shape {
