@@ -328,6 +328,68 @@ int estimate_seconds(const RtlModelSpec& s) {
   return static_cast<int>(std::min<int64_t>(10 + ports * (2 + lanes), 300));
 }
 
+// A foreign top's Verilator flags beyond the project's: an explicit X takes a random value too
+// (the checker's X detection, hw/verilated_foreign_router.hpp).
+constexpr const char* kForeignVerilatorFlags = "--x-assign unique";
+
+// The directories of a foreign spec's sources (each a -I and -y), in order, once each.
+std::vector<std::string> source_dirs(const RtlModelSpec& spec) {
+  std::vector<std::string> dirs;
+  for (const auto& f : spec.sources) {
+    const std::string d = fs::path(f).parent_path().string();
+    if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+  }
+  return dirs;
+}
+
+// The content of a foreign spec's sources and of every SV file Verilator may read beside them.
+std::string foreign_sources_hash(const RtlModelSpec& spec) {
+  std::vector<fs::path> files;
+  for (const auto& f : spec.sources) files.emplace_back(f);
+  for (const auto& d : source_dirs(spec)) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(d, ec)) {
+      const std::string x = e.path().extension().string();
+      if (e.is_regular_file() && (x == ".sv" || x == ".svh" || x == ".v" || x == ".vh" || x == ".vlt"))
+        files.push_back(e.path());
+    }
+  }
+  uint64_t v = 0xcbf29ce484222325ull;
+  for (const auto& f : files) {
+    const std::string name = f.string();
+    v = fnv1a64(name.data(), name.size() + 1, v);
+    const std::string body = read_file(f);
+    v = fnv1a64(body.data(), body.size(), v);
+  }
+  return hex64(v);
+}
+
+// Verilator's arguments for the sources of `spec`: the kit's SV files, or a foreign top's.
+std::vector<std::string> verilator_sources(const RtlModelSpec& spec, const fs::path& kit) {
+  std::vector<std::string> a;
+  if (!spec.sources.empty()) {
+    for (const auto& d : source_dirs(spec)) a.insert(a.end(), {"-I" + d, "-y", d});
+    a.insert(a.end(), {"+libext+.sv+.v", "--x-assign", "unique"});
+    a.insert(a.end(), spec.sources.begin(), spec.sources.end());
+    return a;
+  }
+  std::vector<std::string> sv;
+  for (const auto& e : fs::directory_iterator(kit / "sv"))
+    if (e.path().extension() == ".sv") sv.push_back(e.path().string());
+  // Packages first (their users import them), each group in name order.
+  std::sort(sv.begin(), sv.end(), [](const std::string& a, const std::string& b) {
+    const bool pa = a.size() > 7 && a.compare(a.size() - 7, 7, "_pkg.sv") == 0;
+    const bool pb = b.size() > 7 && b.compare(b.size() - 7, 7, "_pkg.sv") == 0;
+    if (pa != pb) return pa;
+    if (pa && (a.find("/torx_pkg.sv") != std::string::npos) != (b.find("/torx_pkg.sv") != std::string::npos))
+      return a.find("/torx_pkg.sv") != std::string::npos;
+    return a < b;
+  });
+  a.push_back("-I" + (kit / "sv").string());
+  a.insert(a.end(), sv.begin(), sv.end());
+  return a;
+}
+
 }  // namespace
 
 uint64_t fnv1a64(const void* data, size_t n, uint64_t seed) {
@@ -394,10 +456,11 @@ bool RtlCache::fallback_to_temp(const std::string& why) {
 
 std::string RtlCache::key_of(const RtlModelSpec& spec) {
   const Tools& t = tools();
-  const std::string text = fmt::format(
+  std::string text = fmt::format(
       "torx-rtl-key {}\ntop {}\nparams {}\nkit {}\nverilator {} {}\nverilator-flags {}\ncxx {}\ncxx-flags {}\n",
       kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, kVerilatorFlags,
       t.cxx_id, kModelCxxFlags);
+  if (!spec.sources.empty()) text += fmt::format("foreign {} {}\n", kForeignVerilatorFlags, foreign_sources_hash(spec));
   return hex64(fnv1a64(text.data(), text.size()));
 }
 
@@ -486,28 +549,18 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
                                          kept.string(), tail));
   };
 
-  // 1. Verilator: every SV source of the kit, the top and its parameters.
-  std::vector<std::string> sv;
-  for (const auto& e : fs::directory_iterator(kit / "sv"))
-    if (e.path().extension() == ".sv") sv.push_back(e.path().string());
-  // Packages first (their users import them), each group in name order.
-  std::sort(sv.begin(), sv.end(), [](const std::string& a, const std::string& b) {
-    const bool pa = a.size() > 7 && a.compare(a.size() - 7, 7, "_pkg.sv") == 0;
-    const bool pb = b.size() > 7 && b.compare(b.size() - 7, 7, "_pkg.sv") == 0;
-    if (pa != pb) return pa;
-    if (pa && (a.find("/torx_pkg.sv") != std::string::npos) != (b.find("/torx_pkg.sv") != std::string::npos))
-      return a.find("/torx_pkg.sv") != std::string::npos;
-    return a < b;
-  });
+  // 1. Verilator: every SV source of the kit (or the foreign top's), the top and its parameters.
   std::vector<std::string> cmd = {t.verilator, "--cc"};
   {
     std::istringstream flags(kVerilatorFlags);
     for (std::string f; flags >> f;) cmd.push_back(f);
   }
-  cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top,
-                         "-I" + (kit / "sv").string()});
+  cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top});
   for (const auto& [k, v] : spec.params) cmd.push_back(fmt::format("-G{}={}", k, v));
-  cmd.insert(cmd.end(), sv.begin(), sv.end());
+  {
+    const std::vector<std::string> src = verilator_sources(spec, kit);
+    cmd.insert(cmd.end(), src.begin(), src.end());
+  }
   {
     std::ofstream(log, std::ios::app) << "$";
     for (const auto& a : cmd) std::ofstream(log, std::ios::app) << ' ' << a;
@@ -518,7 +571,10 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   // 2. The factory, from the kit's template.
   std::string factory = read_file(kit / "rtl_factory.cpp.in");
   for (size_t p; (p = factory.find("@PREFIX@")) != std::string::npos;) factory.replace(p, 8, prefix);
-  const char* kind = spec.top == "torx_router" ? "1" : spec.top == "torx_gossip_router" ? "2" : "3";
+  const char* kind = !spec.sources.empty()            ? "4"
+                     : spec.top == "torx_router"        ? "1"
+                     : spec.top == "torx_gossip_router" ? "2"
+                                                        : "3";
   std::ofstream(tmp / "obj" / "torx_factory.cpp") << factory;
 
   // 3. The compiler. Verilator's __Slow files run once (construction, settling, a trace's first full
@@ -627,6 +683,41 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   if (ec) fail(fmt::format("cannot move the build into {}: {}", entry.string(), ec.message()));
   if (opt_.progress)
     std::fprintf(stderr, "[torx rtl] built %s in %.0f s\n", spec.name.c_str(), seconds);
+}
+
+std::string RtlCache::inspect(const RtlModelSpec& spec) {
+  const Tools& t = tools();
+  check_build_tools(t);
+  const fs::path tmp = fs::temp_directory_path() / fmt::format("torx-inspect-{}-{}", ::getpid(), spec.name);
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+  fs::create_directories(tmp, ec);
+  if (ec) throw sw::InputError(fmt::format("cannot create {}: {}", tmp.string(), ec.message()));
+  const fs::path log = tmp / "verilator.log";
+  std::vector<std::string> cmd = {t.verilator, "--xml-only", "-Wno-fatal", "-Mdir", tmp.string(), "--top-module",
+                                  spec.top, "--xml-output", (tmp / "top.xml").string()};
+  for (const auto& [k, v] : spec.params) cmd.push_back(fmt::format("-G{}={}", k, v));
+  const std::vector<std::string> src = verilator_sources(spec, rtl_kit_dir());
+  cmd.insert(cmd.end(), src.begin(), src.end());
+  const int rc = wait_for(spawn(cmd, log));
+  std::string xml, errors;
+  try {
+    xml = rc == 0 ? read_file(tmp / "top.xml") : "";
+    std::istringstream in(read_file(log));
+    int shown = 0;
+    for (std::string line; std::getline(in, line) && shown < 6;)
+      if (line.rfind("%Error", 0) == 0) {
+        errors += "\n  " + line;
+        ++shown;
+      }
+  } catch (const std::exception&) {
+  }
+  fs::remove_all(tmp, ec);
+  if (rc != 0)
+    throw sw::InputError(fmt::format("--rtl-router: Verilator cannot read top {} from {} (exit {}):{}", spec.top,
+                                     spec.sources.empty() ? std::string("the kit") : spec.sources.front(), rc,
+                                     errors.empty() ? std::string(" no %Error line") : errors));
+  return xml;
 }
 
 std::vector<RtlCacheEntry> RtlCache::list() const {

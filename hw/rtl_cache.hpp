@@ -36,6 +36,10 @@ struct RtlModelSpec {
   std::string name;
   std::string top;  // torx_router, torx_gossip_router, torx_barrier
   std::vector<std::pair<std::string, int64_t>> params;
+  // A foreign router top (torx run --rtl-router, docs/router-interface.md): its SV sources (absolute
+  // paths), read instead of the kit's, each one's directory a -I and -y of Verilator's; the key
+  // covers their content and that of every SV file in those directories. Empty: a torx model.
+  std::vector<std::string> sources;
   // "-GNumDims=3 -GNumLocal=1 ...".
   std::string param_args() const;
 };
@@ -75,6 +79,10 @@ class RtlCache {
   std::filesystem::path ensure(const RtlModelSpec& spec, bool* built = nullptr);
   // The entry directory name of `spec` (NAME-KEY), without building anything.
   std::string entry_name(const RtlModelSpec& spec);
+
+  // Verilator's XML of `spec`'s elaborated top (--xml-only; a foreign spec), for the contract check:
+  // sw::InputError with Verilator's first errors when the sources do not parse or elaborate.
+  std::string inspect(const RtlModelSpec& spec);
 
   std::vector<RtlCacheEntry> list() const;
   // Removes every entry (or those whose name contains `filter`) and stale temporary directories;

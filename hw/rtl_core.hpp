@@ -30,6 +30,16 @@ struct RtlRouterConfig {
   std::string describe() const;  // "r2d: 2 dims, 1 local, C=2, V=1, D=8, P=2, MaxRadix 64, 32-byte flits"
 };
 
+// One Verilated router top of someone else's (torx run --rtl-router, docs/router-interface.md):
+// its model's name and shape as for torx_router (flit_bytes and max_radix size the flit), whether
+// the link-protocol checker watches it, and the seed its unreset registers start from (each
+// instance adds its node id).
+struct RtlForeignConfig {
+  RtlRouterConfig router;
+  bool check = true;
+  uint64_t seed = 1;
+};
+
 // One Verilated torx_barrier.
 struct RtlBarrierConfig {
   const char* name = "";

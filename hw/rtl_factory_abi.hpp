@@ -21,6 +21,10 @@ using RtlMakeRouterFn = RtlRouter* (*)(const RtlRouterConfig*, const model::Rout
 // torx_gossip_router: the same with the node's gossip image.
 using RtlMakeGossipRouterFn = RtlRouter* (*)(const RtlRouterConfig*, const model::RouterShape*, const sw::Topology*,
                                              sw::NodeId, const model::GossipImage*);
+// A foreign router top (docs/router-interface.md): the harness of one router of `node`, its image
+// loaded when the top has the configuration port.
+using RtlMakeForeignRouterFn = RtlRouter* (*)(const RtlForeignConfig*, const model::RouterShape*, const sw::Topology*,
+                                              sw::NodeId, const model::RoutingImage*);
 // torx_barrier: the barrier unit of `node`.
 using RtlMakeBarrierFn = RtlBarrier* (*)(const RtlBarrierConfig*, sw::NodeId, const model::BarrierImage*);
 }
@@ -28,6 +32,7 @@ using RtlMakeBarrierFn = RtlBarrier* (*)(const RtlBarrierConfig*, sw::NodeId, co
 inline constexpr const char* kRtlAbiSymbol = "torx_rtl_factory_abi";
 inline constexpr const char* kRtlMakeRouterSymbol = "torx_rtl_make_router";
 inline constexpr const char* kRtlMakeGossipRouterSymbol = "torx_rtl_make_gossip_router";
+inline constexpr const char* kRtlMakeForeignRouterSymbol = "torx_rtl_make_foreign_router";
 inline constexpr const char* kRtlMakeBarrierSymbol = "torx_rtl_make_barrier";
 
 }  // namespace torx::rtl

@@ -371,6 +371,8 @@ std::unique_ptr<RtlBarrier> make_rtl_barrier(const sw::Topology& topo, sw::NodeI
   return std::unique_ptr<RtlBarrier>(reinterpret_cast<RtlMakeBarrierFn>(l.make)(&c, node, &image));
 }
 
+void* rtl_model_symbol(const RtlModelSpec& spec, const char* symbol) { return load(spec, symbol).make; }
+
 std::string rtl_model_name(const model::RouterShape& shape, int mutant, const sw::Topology& topo) {
   return rtl_router_spec(shape, mutant, topo, shape.gossip_packet_flits ? 32 : 0).name;
 }

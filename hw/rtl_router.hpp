@@ -65,6 +65,10 @@ std::unique_ptr<RtlRouter> make_rtl_gossip_router(const model::RouterShape& shap
 // refuses the image.
 std::unique_ptr<RtlBarrier> make_rtl_barrier(const sw::Topology& topo, sw::NodeId node, const model::BarrierImage& image);
 
+// The entry point `symbol` of the model of `spec` (hw/rtl_factory_abi.hpp), the model built first if
+// the cache does not hold it and loaded once per process (the foreign routers of rtl_foreign.hpp).
+void* rtl_model_symbol(const RtlModelSpec& spec, const char* symbol);
+
 // Build-only mode (torx rtl build): the factories below build and load the model each router and
 // barrier unit needs, then hand out the C++ core instead, so a run prepares the cache at the
 // cycle model's cost. Plan mode (torx rtl params): they only note the model each would need

@@ -31,7 +31,7 @@ file(READ ${SRC}/hw/rtl_factory.cpp.in factory)
 string(REPLACE "@PREFIX@" "Vtorx_stage_kit_model" factory "${factory}")
 file(WRITE ${KIT}.tmp/probe.cpp "${factory}")
 set(headers "")
-foreach(kind 1 2 3)
+foreach(kind 1 2 3 4)
   execute_process(
     COMMAND ${CXX} -std=c++17 -MM -MG -DTORX_RTL_KIND=${kind} -I${SRC} -I${SRC}/sw
             -isystem ${VROOT}/include -isystem ${VROOT}/include/vltstd ${KIT}.tmp/probe.cpp

@@ -99,8 +99,9 @@ class VerilatedHarness : public Core {
   }
 
  protected:
-  // `who` names the instance in errors ("router 5 (r2d)").
-  explicit VerilatedHarness(std::string who) : who_(std::move(who)), ctx_(make_context()) {
+  // `who` names the instance in errors ("router 5 (r2d)"); `rand_seed` seeds the values registers
+  // without a reset start from.
+  explicit VerilatedHarness(std::string who, uint64_t rand_seed = 1) : who_(std::move(who)), ctx_(make_context(rand_seed)) {
     m_ = std::make_unique<VM>(ctx_.get(), "rtl");
   }
   ~VerilatedHarness() override {
@@ -179,12 +180,12 @@ class VerilatedHarness : public Core {
   std::unique_ptr<VerilatedFstC> tfp_;
 
  private:
-  static std::unique_ptr<VerilatedContext> make_context() {
+  static std::unique_ptr<VerilatedContext> make_context(uint64_t rand_seed) {
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->traceEverOn(true);    // open_trace() may be called at any time
     ctx->fatalOnError(false);  // a failed RTL assertion becomes an exception of the harness
     ctx->randReset(2);         // registers without reset start random: nothing may depend on them
-    ctx->randSeed(1);
+    ctx->randSeed(static_cast<int>(rand_seed));
     return ctx;
   }
 };

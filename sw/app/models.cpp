@@ -12,6 +12,7 @@
 #include "models/router_block.hpp"
 #endif
 #ifdef TORX_HAVE_RTL
+#include "hw/rtl_foreign.hpp"
 #include "hw/rtl_router.hpp"
 #endif
 
@@ -26,12 +27,17 @@ TrafficReport traffic_cycle(const TrafficRequest& r, const TrafficProgressFn& pr
 }
 #endif
 #ifdef TORX_HAVE_RTL
+// The rtl model's routers: torx_router, or the foreign top of --rtl-router.
+std::unique_ptr<const model::RouterFactory> rtl_routers() {
+  if (rtl::foreign_router_set()) return std::make_unique<rtl::ForeignRouterFactory>();
+  return std::make_unique<rtl::RtlRouterFactory>();
+}
 std::unique_ptr<Backend> make_rtl() {
-  return make_cycle_backend(std::make_unique<rtl::RtlRouterFactory>(), std::make_unique<rtl::RtlBarrierFactory>());
+  return make_cycle_backend(rtl_routers(), std::make_unique<rtl::RtlBarrierFactory>());
 }
 TrafficReport traffic_rtl(const TrafficRequest& r, const TrafficProgressFn& progress) {
-  const rtl::RtlRouterFactory routers;
-  return run_synthetic(r, &routers, progress);
+  const auto routers = rtl_routers();
+  return run_synthetic(r, routers.get(), progress);
 }
 #endif
 
@@ -63,6 +69,29 @@ bool model_available(ModelKind m) { return model_entry(m).built; }
 
 std::string available_model_names(std::string_view sep, std::string_view last) {
   return sw::join_names(kModelNames, sep, last, model_available);
+}
+
+void configure_rtl_router(const NetworkRequest& r) {
+#ifdef TORX_HAVE_RTL
+  rtl::ForeignRouterOptions o;
+  o.sources = r.rtl_router;
+  o.top = r.rtl_top;
+  for (const std::string& p : r.rtl_params) o.params.push_back(rtl::parse_rtl_param(p));
+  o.check = r.rtl_check;
+  rtl::set_foreign_router(o);
+#else
+  throw sw::InputError(fmt::format("--rtl-router {}: this build has no Verilated RTL (hw/ needs verilator)",
+                                   r.rtl_router.front()));
+#endif
+}
+
+std::optional<ForeignRouterInfo> foreign_router_info() {
+#ifdef TORX_HAVE_RTL
+  if (!rtl::foreign_router_set()) return std::nullopt;
+  return ForeignRouterInfo{rtl::foreign_router_top(), rtl::foreign_router_sources(), rtl::foreign_router_hash()};
+#else
+  return std::nullopt;
+#endif
 }
 
 std::unique_ptr<Backend> make_backend(ModelKind m) {

@@ -94,6 +94,13 @@ void parse_network(const NetworkWords& w, NetworkRequest& r) {
   for (const std::string& name : set_params(w.params, r.params)) r.params_named.push_back(name);
   set_watchdog(w.watchdog, r.params_named, r.params);
   if (!w.watchdog.empty()) r.params_named.emplace_back("watchdog_cycles");
+  r.rtl_router = w.rtl_router;
+  r.rtl_top = w.rtl_top;
+  r.rtl_params = w.rtl_params;
+  r.rtl_check = !w.rtl_no_check;
+  if (r.rtl_router.empty() && (!w.rtl_top.empty() || !w.rtl_params.empty() || w.rtl_no_check))
+    throw sw::InputError(fmt::format("{}: it names a top or a parameter of --rtl-router FILE.sv, which is not given",
+                                     !w.rtl_top.empty() ? "--rtl-top" : !w.rtl_params.empty() ? "--rtl-param" : "--rtl-no-check"));
 }
 
 }  // namespace
@@ -144,6 +151,10 @@ RunRequest parse_run(const RunWords& w, bool count_only) {
     r.trace_routers.push_back(static_cast<sw::NodeId>(parse_count(kTraceRoutersOption, v)));
   r.count_only = count_only;
   if (!w.max_memory.empty()) r.memory_limit = sw::memory_limit_from_option(w.max_memory);
+  if (!r.rtl_router.empty() && r.model != ModelKind::kRtl)
+    throw sw::InputError(fmt::format("--rtl-router: a router RTL runs in the rtl model (--model rtl), not the {} model",
+                                     model_name(r.model)));
+  if (!r.rtl_router.empty()) configure_rtl_router(r);
   return validate_request(std::move(r));
 }
 
@@ -161,6 +172,10 @@ CosimRequest parse_cosim(const CosimWords& w) {
   r.max_worm_flits = static_cast<int>(parse_count(kMaxWormFlitsOption, w.max_worm_flits));
   r.barrier_every = parse_count(kBarrierEveryOption, w.barrier_every);
   r.mixed_orders = w.mixed_orders;
+  if (!r.rtl_router.empty()) {
+    if (r.mutant != 0) throw sw::InputError("--mutant with --rtl-router: mutants are torx_router's");
+    configure_rtl_router(r);
+  }
   return validate_cosim(std::move(r));
 }
 

@@ -63,6 +63,11 @@ struct NetworkWords {
   bool gossip_hw = false;
   std::string watchdog;                 // empty: the parameter's default
   std::vector<std::string> params;      // NAME=VALUE
+  // rtl model: someone else's router top (docs/router-interface.md)
+  std::vector<std::string> rtl_router;  // --rtl-router FILE.sv ...
+  std::string rtl_top;                  // --rtl-top NAME
+  std::vector<std::string> rtl_params;  // --rtl-param NAME=VALUE
+  bool rtl_no_check = false;            // --rtl-no-check: no link-protocol checker
 };
 
 struct RunWords : NetworkWords {

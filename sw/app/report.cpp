@@ -90,6 +90,8 @@ std::string report_json(const RunReport& r, int indent) {
   j["ports"] = std::string(port_model_name(r.ports));
   j["switching"] = std::string(switching_name(r.header.switching));
   j["model"] = r.model;
+  if (r.rtl_router)
+    j["rtl_router"] = {{"top", r.rtl_router->top}, {"sources", r.rtl_router->sources}, {"hash", r.rtl_router->hash}};
   j["sync"] = std::string(sync_mode_name(r.sync));
   j["block_bytes"] = r.cost.block_bytes;
   if (r.header.collective != Collective::kAlltoall) j["pieces"] = r.header.pieces;
@@ -204,6 +206,9 @@ std::string report_text(const RunReport& r) {
   if (r.cycle_model) {
     const CycleFigures& c = *r.cycle_model;
     s += fmt::format("  {:<20} {} cycles\n", r.model + " model", c.cycles);
+    if (r.rtl_router)
+      s += fmt::format("  {:<20} {} ({} source{}, hash {})\n", "router RTL", r.rtl_router->top,
+                       r.rtl_router->sources.size(), r.rtl_router->sources.size() == 1 ? "" : "s", r.rtl_router->hash);
     uint64_t busiest = 0;
     for (uint64_t f : c.link_flits) busiest = std::max(busiest, f);
     if (c.gossip_hw)

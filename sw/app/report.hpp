@@ -38,6 +38,14 @@ struct LocalSyncFigures {
   uint64_t data_orderings = 0;  // orderings from blocks forwarded (a send waits for the block)
 };
 
+// The router RTL of a --rtl-router run ("rtl_router" in the JSON): its top, its sources and the
+// FNV-1a 64 hash of their content, in order.
+struct ForeignRouterInfo {
+  std::string top;
+  std::vector<std::string> sources;
+  std::string hash;
+};
+
 struct RunReport {
   std::string algorithm;
   std::string origin;            // "generated" or the schedule file
@@ -60,6 +68,7 @@ struct RunReport {
   // The cycle and rtl models' figures as they report them: "cycles", the "sim" counters,
   // "cycle_model" and (hardwired gossip) "gossip_hw" in the JSON; none for the step model.
   std::optional<sw::CycleFigures> cycle_model;
+  std::optional<ForeignRouterInfo> rtl_router;  // --rtl-router runs only
 };
 
 // Rates (M router-cycles/s, M flit-hops/s) are printed only for runs of at least this many seconds:

@@ -58,7 +58,18 @@ struct NetworkRequest {
   bool gossip_hw = false;               // hardwired gossip (docs/gossip.md)
   sw::NetworkParams params;             // cycle and rtl models: as given, then as run (params_as_run)
   std::vector<std::string> params_named;  // the parameters set explicitly (--param NAME=..., --watchdog)
+  // rtl model: someone else's router top instead of torx_router (docs/router-interface.md).
+  std::vector<std::string> rtl_router;  // its SV sources; empty: torx_router
+  std::string rtl_top;                  // empty: the first source's name
+  std::vector<std::string> rtl_params;  // NAME=VALUE, passed to the top
+  bool rtl_check = true;                // the link-protocol checker on its ports
 };
+
+// Makes the request's foreign router (--rtl-router) the one the rtl model builds networks of, after
+// checking that its files exist (models.cpp; sw::InputError when this build has no rtl model).
+void configure_rtl_router(const NetworkRequest& r);
+// The foreign router a run used, for the result document: its top, sources and their content hash.
+std::optional<ForeignRouterInfo> foreign_router_info();
 
 struct RunRequest : NetworkRequest {
   std::string algorithm;                // an algorithm id (torx list), or empty with `schedule`

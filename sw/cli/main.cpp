@@ -40,6 +40,7 @@
 #include "core/memory_limit.hpp"
 #include "core/network_params.hpp"
 #include "core/output_file.hpp"
+#include "core/protocol_error.hpp"
 #include "core/quote.hpp"
 #include "core/schedule_io.hpp"
 
@@ -483,6 +484,18 @@ CLI::App* add_schedule(CLI::App& app, ScheduleOptions& o) {
   return sub;
 }
 
+// --rtl-router and its companions (torx run and cosim; docs/router-interface.md).
+void add_rtl_router_options(CLI::App* sub, app::NetworkWords& w) {
+  sub->add_option("--rtl-router", w.rtl_router,
+                  "rtl model: your router's SV sources instead of torx_router (docs/router-interface.md)")
+      ->expected(1, -1)
+      ->allow_extra_args(false);
+  sub->add_option("--rtl-top", w.rtl_top, "with --rtl-router: the top module [the first file's name]");
+  sub->add_option("--rtl-param", w.rtl_params, "with --rtl-router: a parameter NAME=VALUE of the top, repeatable")
+      ->allow_extra_args(false);
+  sub->add_flag("--rtl-no-check", w.rtl_no_check, "with --rtl-router: no link-protocol checker on its ports");
+}
+
 // run, check and stats: the algorithm or schedule file, then the options they share.
 CLI::App* add_run(CLI::App& app, const char* name, const char* what, RunOptions& o) {
   app::RunWords& w = o.words;
@@ -521,6 +534,7 @@ CLI::App* add_run(CLI::App& app, const char* name, const char* what, RunOptions&
                     "rtl model: also the internal registers of these routers (ids, comma-separated), one FST file each "
                     "beside --trace FILE")
         ->delimiter(',');
+  if (app::model_available(app::ModelKind::kRtl) && std::string(name) == "run") add_rtl_router_options(sub, w);
   sub->add_option("--json", o.json, "write the result document to FILE, or - for standard output");
   sub->add_option("--watchdog", w.watchdog, "cycle model: stop (exit 3) after this many cycles without flit movement [10000]");
   sub->add_option("--param", w.params, "cycle model: network parameter NAME=VALUE, repeatable (--help-params)")
@@ -589,6 +603,7 @@ CLI::App* add_cosim(CLI::App& app, CosimOptions& o) {
                   "priority_levels=K draws every worm's priority level from 0 .. K-1")
       ->allow_extra_args(false);
   sub->add_option("--watchdog", w.watchdog, "stop (exit 3) after this many cycles without flit movement [10000]");
+  add_rtl_router_options(sub, w);
   sub->add_option("--json", o.json, "write the result document (torx.cosim/1) to FILE, or - for standard output");
   return sub;
 }
@@ -796,6 +811,9 @@ int run_main(int argc, char** argv, bool& alone) {
     // Under mpirun every rank meets bad input alike: rank 0 says it.
     if (torx::app::output_rank()) std::fprintf(stderr, "torx: error: %s\n", message_for_terminal(e.what()).c_str());
     return kExitBadInput;
+  } catch (const ProtocolError& e) {
+    std::fprintf(stderr, "torx: protocol violation: %s\n", message_for_terminal(e.what()).c_str());
+    return kExitCheckFailed;
   } catch (const torx::app::MpiError& e) {
     std::fprintf(stderr, "torx: stopped (rank %d): %s\n", torx::app::mpi_rank(), message_for_terminal(e.what()).c_str());
     alone = true;
