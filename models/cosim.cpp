@@ -122,4 +122,46 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
   return r;
 }
 
+TrafficRun run_traffic(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& routers,
+                       const BarrierFactory* barriers) {
+  const RoutingConfig rc = cosim_routing(topo, cfg);
+  FabricSpec spec;
+  spec.params = cfg.params;
+  spec.params.order_classes = rc.order_classes;
+  spec.params.priority_levels = cfg.traffic.priority_levels;
+  sw::validate(spec.params, topo);
+  sw::validate_priority(spec.params, topo);
+  spec.ports = cfg.ports;
+  spec.flit_bytes = cfg.flit_bytes;
+  for (sw::NodeId v = 0; v < topo.nodes(); ++v) spec.routing.push_back(build_routing_image(topo, v, rc));
+  spec.barrier = build_barrier_tree(topo);
+  TrafficRun r;
+  TrafficConfig tc = cfg.traffic;
+  tc.flit_bytes = cfg.flit_bytes;
+  tc.injection_depth = tc.ejection_depth = cfg.params.buffer_depth;
+  tc.priority_reserve = cfg.params.priority_reserve;
+  tc.arrivals = &r.arrivals;
+  std::vector<TrafficSource*> sources;
+  const EndpointFactory endpoints = [&](sw::NodeId v, int channels, NetworkCounters* counters, Scheduler* sched) {
+    auto s = std::make_unique<TrafficSource>(topo, v, channels, tc, counters, sched);
+    sources.push_back(s.get());
+    return s;
+  };
+  Fabric fabric(topo, std::move(spec), endpoints, &routers, barriers);
+  fabric.connect_all();
+  fabric.start();
+  if (fabric.run() != RunStatus::kDone) throw sw::WatchdogError(fmt::format("cosim: {}", fabric.stop_reason()));
+  r.cycles = fabric.cycle();
+  for (const TrafficSource* s : sources) {
+    const TrafficTotals& t = s->totals();
+    r.traffic.worms_offered += t.worms_offered;
+    r.traffic.worms_refused += t.worms_refused;
+    r.traffic.flits_sent += t.flits_sent;
+    r.traffic.worms_delivered += t.worms_delivered;
+    r.traffic.flits_delivered += t.flits_delivered;
+    r.traffic.barriers += t.barriers;
+  }
+  return r;
+}
+
 }  // namespace torx::model

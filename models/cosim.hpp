@@ -70,6 +70,17 @@ RoutingConfig cosim_routing(const sw::Topology& topo, const CosimConfig& cfg);
 CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b,
                       const BarrierFactory* ba = nullptr, const BarrierFactory* bb = nullptr);
 
+// Random traffic on `topo` with the routers of one factory (and its barrier units), every delivered
+// worm recorded: torx cosim --rtl-router runs it on the C++ routers and on the user's and compares
+// the arrivals message by message. Throws sw::WatchdogError if the network stops making progress.
+struct TrafficRun {
+  uint64_t cycles = 0;
+  TrafficTotals traffic;
+  std::vector<TrafficArrival> arrivals;  // in delivery order (cycle, then node)
+};
+TrafficRun run_traffic(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& routers,
+                       const BarrierFactory* barriers = nullptr);
+
 // Sums what the lock-step barrier pairs of a fabric compared.
 void fabric_barrier_coverage(Fabric& f, uint64_t& cycles, uint64_t& releases);
 

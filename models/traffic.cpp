@@ -186,6 +186,9 @@ void TrafficSource::evaluate(uint64_t now, int lane) {
       if (buf.vc(q).count() == 0 || buf.front(q).due > now) continue;
       Ejection& e = ej_[c * buf.lanes() + q];
       receive(buf.front(q), e);
+      if (cfg_.arrivals && buf.front(q).tail())
+        cfg_.arrivals->push_back(TrafficArrival{buf.front(q).msg, node_, static_cast<uint16_t>(c), static_cast<uint8_t>(q),
+                                                buf.front(q).seq + 1, now});
       buf.pop(q);
       e.link->send_credit(now, lane, Credit{0});
       ++counters_[lane].flit_moves;

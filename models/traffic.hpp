@@ -52,6 +52,16 @@ bool traffic_payload_ok(const Flit& f, uint32_t flit_bytes);
 enum class TrafficPattern : uint8_t { kUniform, kHotspot, kNeighbour };
 const char* traffic_pattern_name(TrafficPattern p);
 
+// A worm's tail delivered (torx cosim --rtl-router compares these between two networks).
+struct TrafficArrival {
+  uint32_t msg = 0;
+  sw::NodeId dst = 0;
+  uint16_t channel = 0;  // ejection channel
+  uint8_t level = 0;     // priority level (the ejection lane)
+  uint32_t flits = 0;
+  uint64_t cycle = 0;    // the cycle its tail was ejected
+};
+
 struct TrafficConfig {
   TrafficPattern pattern = TrafficPattern::kUniform;
   double load = 0.3;              // offered flits per cycle per node, 0 < load <= 1
@@ -66,6 +76,7 @@ struct TrafficConfig {
   int ejection_depth = 8;         // this endpoint's ejection buffer
   int priority_levels = 1;        // worms get a random level 0 .. K-1 (docs/priority.md)
   int priority_reserve = 1;       // the throttle's room per level above
+  std::vector<TrafficArrival>* arrivals = nullptr;  // if set: every delivered worm, in delivery order
 };
 
 // What every source of a network adds up to.

@@ -91,12 +91,50 @@ std::string cosim_json(const CosimReport& r, int indent) {
   for (const auto& [k, v] : r.traffic_totals) t[k] = v;
   j["traffic_totals"] = t;
   if (r.check_ok) j["check"] = {{"ok", *r.check_ok}, {"summary", r.check_text}};
+  if (r.messages) {
+    const MessageComparison& m = *r.messages;
+    j["messages"] = {{"rtl_top", m.rtl_top},
+                     {"rtl_hash", m.rtl_hash},
+                     {"model_cycles", m.model_cycles},
+                     {"rtl_cycles", m.rtl_cycles},
+                     {"compared", m.compared},
+                     {"same", m.same},
+                     {"later", m.later},
+                     {"earlier", m.earlier},
+                     {"max_late", m.max_late},
+                     {"max_early", m.max_early},
+                     {"mean_difference", m.mean_difference},
+                     {"model_only", m.model_only},
+                     {"rtl_only", m.rtl_only},
+                     {"order_differences", m.order_differences},
+                     {"first_timing", m.first_timing.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.first_timing)},
+                     {"first_order", m.first_order.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.first_order)}};
+  }
   j["wall_seconds"] = r.wall_seconds;
   j["router_cycles_per_second"] = r.wall_seconds > 0 ? static_cast<double>(r.router_cycles) / r.wall_seconds : 0.0;
   return j.dump(indent);
 }
 
 std::string cosim_text(const CosimReport& r) {
+  if (r.messages) {
+    const MessageComparison& m = *r.messages;
+    std::string s = fmt::format("torx cosim on the {}: {}, C++ model against router RTL {} (hash {}), per message\n",
+                                r.topology, r.traffic, m.rtl_top, m.rtl_hash);
+    s += fmt::format("  cycles               model {}, rtl {}\n", m.model_cycles, m.rtl_cycles);
+    s += fmt::format("  messages             {} compared: {} same cycle, {} later (at most {}), {} earlier (at most {}); "
+                     "mean {:+.2f} cycles\n",
+                     m.compared, m.same, m.later, m.max_late, m.earlier, m.max_early, m.mean_difference);
+    if (m.model_only || m.rtl_only)
+      s += fmt::format("  unmatched            {} delivered by the model only, {} by the rtl only (sources refused "
+                       "worms at other times)\n",
+                       m.model_only, m.rtl_only);
+    s += fmt::format("  order                {} ejection VCs with another message order{}\n", m.order_differences,
+                     m.first_order.empty() ? "" : ": first " + m.first_order);
+    s += fmt::format("  speed                {:.3f} s (both networks)\n", r.wall_seconds);
+    if (!m.first_timing.empty()) s += fmt::format("  FIRST DIFFERENCE     {}\n", m.first_timing);
+    else s += "  result               every message arrives in the same cycle\n";
+    return s;
+  }
   std::string s = fmt::format("torx cosim on the {}: {}, C++ model against RTL {} (barrier units {})\n", r.topology,
                               r.traffic, r.rtl_router.empty() ? "?" : r.rtl_router,
                               r.rtl_barrier.empty() ? "?" : r.rtl_barrier);

@@ -54,6 +54,23 @@ struct CosimMismatch {
   std::string text;     // "cycle N, router R, port P, field F: model A, rtl B"
 };
 
+// torx cosim --rtl-router (port level): the C++ model's network and the user's under the same
+// random traffic, compared per delivered message (its tail's ejection cycle) and per ejection
+// VC (the order messages arrive in).
+struct MessageComparison {
+  std::string rtl_top;                  // the user's top and its sources' hash
+  std::string rtl_hash;
+  uint64_t model_cycles = 0, rtl_cycles = 0;  // each network's last cycle
+  uint64_t compared = 0;                // messages delivered in both
+  uint64_t same = 0, later = 0, earlier = 0;  // the user's router against the model
+  int64_t max_late = 0, max_early = 0;  // cycles
+  double mean_difference = 0;           // cycles, user's minus model's
+  uint64_t model_only = 0, rtl_only = 0;  // delivered by one network only (sources refuse differently)
+  uint64_t order_differences = 0;       // ejection VCs whose message order differs
+  std::string first_timing;             // the first message (model's delivery order) whose cycle differs
+  std::string first_order;              // the first ejection VC whose order differs
+};
+
 struct CosimReport {
   std::string topology;
   std::string traffic;
@@ -76,6 +93,7 @@ struct CosimReport {
   std::string check_text;
   double wall_seconds = 0;
   std::string params_json;              // the network parameters, as the run document has them
+  std::optional<MessageComparison> messages;  // --rtl-router: the port-level comparison
 };
 
 // Throws sw::InputError naming the option that is wrong; returns the request as run (its network

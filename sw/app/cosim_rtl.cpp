@@ -4,7 +4,10 @@
 // (models.cpp names it as the rtl model's co-simulation).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "algorithms/meyer_sibeyn.hpp"
@@ -12,6 +15,7 @@
 #include "app/backends.hpp"
 #include "core/checker.hpp"
 #include "core/errors.hpp"
+#include "hw/rtl_foreign.hpp"
 #include "hw/rtl_router.hpp"
 #include "models/cosim.hpp"
 #include "models/loader.hpp"
@@ -182,6 +186,90 @@ void algorithm_traffic(const CosimRequest& r, const Pairs& pairs, CosimReport& r
   rep.params_json = params_json(p);
 }
 
+// torx cosim --rtl-router: the same random traffic on the C++ routers and on the user's, every
+// delivered message compared: its tail's ejection cycle, and the order of the messages on every
+// ejection VC (node, channel, level).
+void port_level(const CosimRequest& r, CosimReport& rep) {
+  model::CosimConfig c;
+  c.params = r.params;
+  c.ports = r.ports.value_or(sw::PortModel::kOne);
+  c.flit_bytes = r.cost.flit_bytes;
+  c.traffic.pattern = traffic_pattern(r.pattern);
+  c.traffic.load = r.load;
+  c.traffic.max_worm_flits = r.max_worm_flits;
+  c.traffic.cycles = r.cycles;
+  c.traffic.seed = r.seed;
+  c.traffic.barrier_every = r.barrier_every;
+  c.traffic.mixed_orders = r.mixed_orders;
+  c.traffic.priority_levels = r.params.priority_levels;
+  const model::CppRouterFactory cpp{model::RouterConfig{}};
+  const rtl::ForeignRouterFactory theirs;
+  const rtl::RtlBarrierFactory barriers;
+  const model::TrafficRun a = model::run_traffic(r.topology, c, cpp, &barriers);
+  const model::TrafficRun b = model::run_traffic(r.topology, c, theirs, &barriers);
+  MessageComparison m;
+  m.rtl_top = rtl::foreign_router_top();
+  m.rtl_hash = rtl::foreign_router_hash();
+  m.model_cycles = a.cycles;
+  m.rtl_cycles = b.cycles;
+  std::map<uint32_t, const model::TrafficArrival*> in_b;
+  for (const auto& x : b.arrivals) in_b[x.msg] = &x;
+  double sum = 0;
+  for (const auto& x : a.arrivals) {
+    auto it = in_b.find(x.msg);
+    if (it == in_b.end()) {
+      ++m.model_only;
+      continue;
+    }
+    ++m.compared;
+    const int64_t d = static_cast<int64_t>(it->second->cycle) - static_cast<int64_t>(x.cycle);
+    sum += static_cast<double>(d);
+    if (d == 0) {
+      ++m.same;
+    } else if (d > 0) {
+      ++m.later;
+      m.max_late = std::max(m.max_late, d);
+    } else {
+      ++m.earlier;
+      m.max_early = std::max(m.max_early, -d);
+    }
+    if (d != 0 && m.first_timing.empty())
+      m.first_timing = fmt::format("message {} ({} -> {}, {} flits): the model delivers its tail in cycle {}, {} in "
+                                   "cycle {} ({:+} cycles)",
+                                   x.msg, r.topology.node_name(static_cast<sw::NodeId>(x.msg % r.topology.nodes())),
+                                   r.topology.node_name(x.dst), x.flits, x.cycle, m.rtl_top, it->second->cycle, d);
+  }
+  m.rtl_only = b.arrivals.size() - (a.arrivals.size() - m.model_only);
+  m.mean_difference = m.compared ? sum / static_cast<double>(m.compared) : 0.0;
+  // Order per ejection VC.
+  using Key = std::tuple<sw::NodeId, uint16_t, uint8_t>;
+  std::map<Key, std::vector<uint32_t>> oa, ob;
+  for (const auto& x : a.arrivals) oa[Key{x.dst, x.channel, x.level}].push_back(x.msg);
+  for (const auto& x : b.arrivals) ob[Key{x.dst, x.channel, x.level}].push_back(x.msg);
+  for (const auto& [k, seq] : oa) {
+    const std::vector<uint32_t>& other = ob[k];
+    if (seq == other) continue;
+    ++m.order_differences;
+    if (!m.first_order.empty()) continue;
+    size_t i = 0;
+    while (i < seq.size() && i < other.size() && seq[i] == other[i]) ++i;
+    m.first_order = fmt::format("node {} ejection channel {} level {}: message {} is the model's #{}, the rtl's is {}",
+                                r.topology.node_name(std::get<0>(k)), std::get<1>(k), std::get<2>(k),
+                                i < seq.size() ? fmt::format("{}", seq[i]) : std::string("none"), i + 1,
+                                i < other.size() ? fmt::format("{}", other[i]) : std::string("none"));
+  }
+  rep.cycles = b.cycles;
+  rep.router_cycles = b.cycles * static_cast<uint64_t>(rep.routers);
+  rep.mismatches = m.later + m.earlier;
+  rep.traffic_totals = {{"worms_offered", b.traffic.worms_offered},     {"worms_refused", b.traffic.worms_refused},
+                        {"worms_delivered", b.traffic.worms_delivered}, {"flits_sent", b.traffic.flits_sent},
+                        {"flits_delivered", b.traffic.flits_delivered}, {"barrier_entries", b.traffic.barriers}};
+  rep.rtl_router = m.rtl_top;
+  rep.rtl_barrier = rtl::rtl_barrier_spec(r.topology.ndims()).name;
+  rep.params_json = params_json(r.params);
+  rep.messages = std::move(m);
+}
+
 }  // namespace
 
 CosimReport run_rtl_cosim(const CosimRequest& r) {
@@ -192,6 +280,15 @@ CosimReport run_rtl_cosim(const CosimRequest& r) {
                                                     sw::name_of(kCosimPatterns, r.pattern), r.load, r.max_worm_flits)
                                       : r.traffic;
   rep.routers = static_cast<int>(r.topology.nodes());
+  if (!r.rtl_router.empty()) {
+    if (r.traffic != "random")
+      throw sw::InputError(fmt::format("--rtl-router with --traffic {}: torx cosim compares your router on random "
+                                       "traffic; run the algorithm with torx run --model rtl --rtl-router",
+                                       r.traffic));
+    port_level(r, rep);
+    rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return rep;
+  }
   const Pairs pairs(r.mutant);
   if (r.traffic == "random") random_traffic(r, pairs, rep);
   else algorithm_traffic(r, pairs, rep);
