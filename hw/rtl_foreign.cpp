@@ -16,6 +16,7 @@
 
 #include "core/errors.hpp"
 #include "hw/rtl_factory_abi.hpp"
+#include "hw/rtl_foreign_layout.hpp"
 #include "hw/rtl_router.hpp"
 #include "hw/rtl_wires.hpp"
 
@@ -67,6 +68,7 @@ const std::vector<ContractParam>& router_contract_params() {
       {"PriorityReserve", false, "slots per level above reserved by the throttle"},
       {"DatelineClasses", false, "C_d: 2 on a torus with datelines, else 1"},
       {"OrderClasses", false, "C_o: 1, or N when worms start in different dimensions (C = C_d x C_o)"},
+      {"SimTag", false, "1: the flit carries the 64-bit simulation tag (torx always sets it)"},
   };
   return k;
 }
@@ -263,6 +265,7 @@ RtlModelSpec foreign_router_spec(const model::RouterShape& shape, const sw::Topo
       {"PriorityReserve", shape.priority_reserve},
       {"DatelineClasses", dateline_classes},
       {"OrderClasses", order_classes},
+      {"SimTag", 1},
   };
   for (const ContractParam& c : router_contract_params()) {
     const bool has = plain.params.count(c.name) != 0;
@@ -281,10 +284,7 @@ RtlModelSpec foreign_router_spec(const model::RouterShape& shape, const sw::Topo
   }
   // 2. The ports, elaborated with those parameters.
   const Top top = parse_top(rtl_cache().inspect(spec), o.top);
-  FlitLayout layout;
-  layout.ndims = static_cast<unsigned>(shape.ndims);
-  layout.coord_w = clog2w(static_cast<unsigned>(max_radix));
-  layout.flit_bytes = model::kMaxFlitBytes;
+  const FlitLayout layout = foreign_flit_layout(shape, static_cast<unsigned>(max_radix), model::kMaxFlitBytes);
   std::set<std::string> known;
   int cfg_ports = 0, cfg_have = 0;
   for (const ContractPort& c : router_contract_ports()) {

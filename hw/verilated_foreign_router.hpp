@@ -33,6 +33,7 @@
 
 #include "core/errors.hpp"
 #include "core/protocol_error.hpp"
+#include "hw/rtl_foreign_layout.hpp"
 #include "hw/verilated_harness.hpp"
 
 namespace torx::rtl::detail {
@@ -68,9 +69,7 @@ class VerilatedForeignRouter final : public VerilatedHarness<VM, RtlRouter> {
         coords_(topo),
         node_(node),
         image_(image) {
-    layout_.ndims = static_cast<unsigned>(shape.ndims);
-    layout_.coord_w = clog2w(static_cast<unsigned>(cfg_.max_radix));
-    layout_.flit_bytes = static_cast<unsigned>(cfg_.flit_bytes);
+    layout_ = foreign_flit_layout(shape, static_cast<unsigned>(cfg_.max_radix), static_cast<unsigned>(cfg_.flit_bytes));
     width_ = layout_.width();
     vc_w_ = clog2w(static_cast<unsigned>(shape.network_vcs()));
     constexpr size_t kFlitBits = sizeof(m_->flit_i) * 8;
