@@ -89,6 +89,8 @@ class VerilatedForeignRouter final : public VerilatedHarness<VM, RtlRouter> {
     reset();
   }
 
+  // "foreign": reports say so, and a stall report does not read the (empty) snapshot.
+  const char* kind() const override { return "foreign"; }
   const RtlRouterConfig& config() const override { return cfg_; }
   const model::RouterShape& shape() const override { return shape_; }
 

@@ -163,6 +163,9 @@ void PortRouter::evaluate(uint64_t now, int lane) {
 }
 
 std::string PortRouter::wait_reason(const RouterSnapshot& s, int port, int vc) const {
+  // A router with no named registers (someone else's RTL, docs/router-interface.md) says nothing
+  // about why a flit waits.
+  if (std::string(core_->kind()) == "foreign") return "in the router's buffer (a foreign router: no registers to read)";
   const int k = shape_.priority_levels;
   const int i = shape_.first_vc(port) * k + vc;  // vc: a lane of the port
   const auto field = [&](size_t f, int k) { return s.fields[f].values[static_cast<size_t>(k)]; };

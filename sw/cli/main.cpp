@@ -489,7 +489,7 @@ void add_rtl_router_options(CLI::App* sub, app::NetworkWords& w) {
   sub->add_option("--rtl-router", w.rtl_router,
                   "rtl model: your router's SV sources instead of torx_router (docs/router-interface.md)")
       ->expected(1, -1)
-      ->allow_extra_args(false);
+      ->allow_extra_args(true);
   sub->add_option("--rtl-top", w.rtl_top, "with --rtl-router: the top module [the first file's name]");
   sub->add_option("--rtl-param", w.rtl_params, "with --rtl-router: a parameter NAME=VALUE of the top, repeatable")
       ->allow_extra_args(false);
