@@ -19,7 +19,7 @@
 namespace torx::rtl {
 
 // Limits of the SV (docs/rtl.md, "Limits"): beyond them a network is refused with sw::InputError.
-inline constexpr int kRtlMaxDims = 15;     // start_dim is a 4-bit field
+inline constexpr int kRtlMaxDims = 15;     // torx_router's NumDims range (1 .. 15)
 inline constexpr int kRtlMaxRadix = 256;   // torx_routing_unit's MaxRadix
 inline constexpr int kRtlMaxRules = 256;   // torx_gossip_unit's MaxRules an on-demand model gets
 

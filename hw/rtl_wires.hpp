@@ -2,7 +2,8 @@
 // The Verilated router's wires as C++ sees them: bit access to Verilator's port types (CData ..
 // QData integers, VlWide word arrays) and the flit's layout on the wires, which mirrors torx_pkg.sv
 // (docs/rtl.md, "The flit on the wires"). Converting a C++ Flit to wires and back is lossless for
-// every field but Flit::due, which is the C++ links' bookkeeping and not a wire.
+// every field but Flit::due, which is the C++ links' bookkeeping and not a wire, as long as the
+// fields fit their hardware widths (vc < C*V, start_dim < N, priority < K: what the model sends).
 #pragma once
 
 #include <cstddef>
@@ -12,21 +13,9 @@
 
 #include "core/topology.hpp"
 #include "models/flit.hpp"
+#include "models/router_core.hpp"
 
 namespace torx::rtl {
-
-// --- torx_pkg.sv, mirrored -------------------------------------------------------------------------
-inline constexpr unsigned kVcFieldW = 8;
-inline constexpr unsigned kStartDimW = 4;
-inline constexpr unsigned kPrioW = 8;
-inline constexpr unsigned kTagW = 64;
-inline constexpr unsigned kSideVc = 0;
-inline constexpr unsigned kSideHead = kSideVc + kVcFieldW;
-inline constexpr unsigned kSideTail = kSideHead + 1;
-inline constexpr unsigned kSideStartDim = kSideTail + 1;
-inline constexpr unsigned kSidePrio = kSideStartDim + kStartDimW;
-inline constexpr unsigned kSideTag = kSidePrio + kPrioW;
-inline constexpr unsigned kSideW = kSideTag + kTagW;
 
 // torx_pkg::clog2w: bits to index n things, at least 1.
 constexpr unsigned clog2w(unsigned n) {
@@ -114,17 +103,54 @@ void put_bits(T& sig, unsigned lsb, unsigned width, uint64_t v) {
 }
 
 // --- the flit on the wires ---------------------------------------------------------------------------
-// Field offsets of a flit of a router with `ndims` dimensions, `coord_w` bits per coordinate and
-// `flit_bytes` bytes of payload (torx_pkg::flit_w).
+// torx_pkg's flit, mirrored: every offset comes from here (harness, lock-step, checker). A header
+// (vc, head, tail, start_dim, prio, neg_mask, dest; least significant first), then the data a router
+// carries untouched (payload, the gossip router's extension, the simulation tag). Zero-width fields
+// (prio at K = 1, the tag without SimTag) are absent.
+inline constexpr unsigned kTagW = 64;        // torx_pkg::TagW
+inline constexpr unsigned kGossipAgeW = 16;  // torx_gossip_pkg::GossipAgeW
+// torx_gossip_pkg::ext_w: bits of the gossip extension (gossip bit, age, output mask of 2N ports).
+constexpr unsigned gossip_ext_w(unsigned ndims) { return 1 + kGossipAgeW + 2 * ndims; }
+
 struct FlitLayout {
   unsigned ndims = 1;
-  unsigned coord_w = 1;
+  unsigned coord_w = 1;     // clog2w(MaxRadix)
+  unsigned vc_w = 1;        // clog2w(C*V)
+  unsigned sd_w = 1;        // clog2w(N)
+  unsigned prio_w = 0;      // clog2(K), 0 when K = 1
   unsigned flit_bytes = 32;
+  unsigned ext_w = 0;       // the gossip extension's bits (0 for torx_router)
+  unsigned tag_w = kTagW;   // kTagW with SimTag = 1, 0 without
 
-  unsigned neg() const { return kSideW; }
-  unsigned dest(unsigned d) const { return kSideW + ndims + d * coord_w; }
-  unsigned payload(unsigned word) const { return kSideW + ndims + ndims * coord_w + 64 * word; }
-  unsigned width() const { return kSideW + ndims + ndims * coord_w + 8 * flit_bytes; }
+  // The layout of routers of `shape` (ndims, C, V, K) with MaxRadix `max_radix`, FlitBytes
+  // `flit_bytes`, an extension of `ext_w` bits and the tag when `sim_tag`.
+  static FlitLayout of(const model::RouterShape& shape, unsigned max_radix, unsigned flit_bytes, unsigned ext_w,
+                       bool sim_tag) {
+    FlitLayout l;
+    l.ndims = static_cast<unsigned>(shape.ndims);
+    l.coord_w = clog2w(max_radix);
+    l.vc_w = clog2w(static_cast<unsigned>(shape.network_vcs()));
+    l.sd_w = clog2w(l.ndims);
+    l.prio_w = shape.priority_levels > 1 ? clog2w(static_cast<unsigned>(shape.priority_levels)) : 0;
+    l.flit_bytes = flit_bytes;
+    l.ext_w = ext_w;
+    l.tag_w = sim_tag ? kTagW : 0;
+    return l;
+  }
+
+  unsigned vc() const { return 0; }
+  unsigned head() const { return vc_w; }
+  unsigned tail() const { return vc_w + 1; }
+  unsigned start() const { return vc_w + 2; }
+  unsigned prio() const { return start() + sd_w; }
+  unsigned neg() const { return prio() + prio_w; }
+  unsigned dest(unsigned d) const { return neg() + ndims + d * coord_w; }
+  unsigned hdr_w() const { return neg() + ndims + ndims * coord_w; }
+  unsigned payload(unsigned word) const { return hdr_w() + 64 * word; }
+  unsigned ext() const { return hdr_w() + 8 * flit_bytes; }
+  unsigned tag() const { return ext() + ext_w; }
+  unsigned data_w() const { return 8 * flit_bytes + ext_w + tag_w; }
+  unsigned width() const { return hdr_w() + data_w(); }
 };
 
 // Node ids <-> coordinates (the hardware carries coordinates).
@@ -140,22 +166,25 @@ struct NodeCoords {
   }
 };
 
-// Writes flit `f` at bit `base` of `sig` (every field; `payload_words` payload words, the rest 0).
+// Writes flit `f` at bit `base` of `sig` (every field the layout has; `payload_words` payload words,
+// the rest 0; the extension is the owner's: verilated_gossip_router.hpp).
 template <class T>
 void pack_flit(T& sig, unsigned base, const FlitLayout& l, const NodeCoords& nc, uint32_t payload_words,
                const model::Flit& f) {
-  put_bits(sig, base + kSideVc, kVcFieldW, f.vc);
-  put_bits(sig, base + kSideHead, 1, f.head() ? 1 : 0);
-  put_bits(sig, base + kSideTail, 1, f.tail() ? 1 : 0);
-  put_bits(sig, base + kSideStartDim, kStartDimW, f.start_dim);
-  put_bits(sig, base + kSidePrio, kPrioW, f.priority);
-  put_bits(sig, base + kSideTag, 32, f.msg);
-  put_bits(sig, base + kSideTag + 32, 32, f.seq);
+  put_bits(sig, base + l.vc(), l.vc_w, f.vc);
+  put_bits(sig, base + l.head(), 1, f.head() ? 1 : 0);
+  put_bits(sig, base + l.tail(), 1, f.tail() ? 1 : 0);
+  put_bits(sig, base + l.start(), l.sd_w, f.start_dim);
+  if (l.prio_w) put_bits(sig, base + l.prio(), l.prio_w, f.priority);
   put_bits(sig, base + l.neg(), l.ndims, f.neg_mask);
   for (unsigned d = 0; d < l.ndims; ++d)
     put_bits(sig, base + l.dest(d), l.coord_w, static_cast<uint64_t>((f.dest / nc.stride[d]) % nc.radix[d]));
   for (unsigned w = 0; w < l.flit_bytes / 8; ++w)
     put_bits(sig, base + l.payload(w), 64, w < payload_words ? f.payload[w] : 0);
+  if (l.tag_w) {
+    put_bits(sig, base + l.tag(), 32, f.msg);
+    put_bits(sig, base + l.tag() + 32, 32, f.seq);
+  }
 }
 
 // Reads the flit at bit `base` of `sig`; Flit::due stays 0.
@@ -163,13 +192,15 @@ template <class T>
 void unpack_flit(const T& sig, unsigned base, const FlitLayout& l, const NodeCoords& nc, uint32_t payload_words,
                  model::Flit& f) {
   f = model::Flit{};
-  f.vc = static_cast<uint8_t>(get_bits(sig, base + kSideVc, kVcFieldW));
-  f.kind = static_cast<uint8_t>((get_bits(sig, base + kSideHead, 1) ? model::kFlitHead : 0) |
-                                (get_bits(sig, base + kSideTail, 1) ? model::kFlitTail : 0));
-  f.start_dim = static_cast<uint8_t>(get_bits(sig, base + kSideStartDim, kStartDimW));
-  f.priority = static_cast<uint8_t>(get_bits(sig, base + kSidePrio, kPrioW));
-  f.msg = static_cast<uint32_t>(get_bits(sig, base + kSideTag, 32));
-  f.seq = static_cast<uint32_t>(get_bits(sig, base + kSideTag + 32, 32));
+  f.vc = static_cast<uint8_t>(get_bits(sig, base + l.vc(), l.vc_w));
+  f.kind = static_cast<uint8_t>((get_bits(sig, base + l.head(), 1) ? model::kFlitHead : 0) |
+                                (get_bits(sig, base + l.tail(), 1) ? model::kFlitTail : 0));
+  f.start_dim = static_cast<uint8_t>(get_bits(sig, base + l.start(), l.sd_w));
+  if (l.prio_w) f.priority = static_cast<uint8_t>(get_bits(sig, base + l.prio(), l.prio_w));
+  if (l.tag_w) {
+    f.msg = static_cast<uint32_t>(get_bits(sig, base + l.tag(), 32));
+    f.seq = static_cast<uint32_t>(get_bits(sig, base + l.tag() + 32, 32));
+  }
   f.neg_mask = static_cast<uint32_t>(get_bits(sig, base + l.neg(), l.ndims));
   int32_t dest = 0;
   for (unsigned d = 0; d < l.ndims; ++d)

@@ -11,13 +11,14 @@
 //   words 5 ..  R rules, two words each: [in_port 7:0 | out_port 15:8 | 0], [hmin 15:0 | hmax 31:16]
 //   last word   checksum: the sum of all words, this one included, is 0 mod 2^32
 //
-// The gossip flit on the wires is torx_router's flit (torx_pkg::flit_w) with an extension above the
-// payload, so that the plain router's flit and every Verilated plain configuration stay as they are:
+// The gossip flit on the wires is torx_router's flit (torx_pkg: header, then data) with this
+// extension in the data, between the payload and the simulation tag (torx_pkg::flit_w with
+// ext_w = ext_w(N); the extension starts at data bit 8*FlitBytes):
 //   [GossipExtBit]                   gossip: the flit belongs to a gossip packet (C++ kFlitGossip)
 //   [GossipExtAge +: GossipAgeW]     age: links the packet has crossed (C++ Flit::dest in a gossip head)
 //   [GossipExtMask +: 2N]            output mask of an injected packet (C++ Flit::neg_mask)
-// (offsets relative to the extension's first bit, torx_pkg::flit_w(...)). The plain fields dest and
-// neg_mask are not used by gossip packets and travel as zeros.
+// (offsets relative to the extension's first bit). The plain header fields dest and neg_mask are
+// not used by gossip packets and travel as zeros; there is one priority level (no prio field).
 `ifndef TORX_GOSSIP_PKG_SV_
 `define TORX_GOSSIP_PKG_SV_
 
@@ -27,7 +28,7 @@ package torx_gossip_pkg;
   localparam logic [31:0] GossipVersion = 32'd1;
   localparam int unsigned GossipHeaderWords = 5;        // magic, version, shape, node, deliver mask
   localparam int unsigned GossipAgeW = 16;               // ages and windows (the image's 16-bit fields)
-  localparam logic [3:0] GossipPrologue = 4'd1;          // start_dim of a prologue packet
+  localparam int unsigned GossipPrologue = 1;            // start_dim of a prologue packet
 
   // The flit extension.
   localparam int unsigned GossipExtBit = 0;

@@ -31,8 +31,9 @@
 //      and its outputs free from t + 1.
 // Ports, flit layout and every other cycle rule are torx_router's (docs/timing-contract.md): a
 // flit on flit_i in cycle t is in the buffer from the end of t+P-1. The flit carries the gossip
-// extension of torx_gossip_pkg above torx_router's fields. The gossip image must be loaded through
-// cfg_* (cfg_done_o) before the first flit; rst_ni clears the loader, so a reset router needs it again.
+// extension of torx_gossip_pkg in its data, between the payload and the tag. The gossip image must
+// be loaded through cfg_* (cfg_done_o) before the first flit; rst_ni clears the loader, so a reset
+// router needs it again.
 // route_error_o (sticky) reports a packet the hardware cannot forward: a front flit of an idle input
 // that is not a gossip head, or a packet without targets (the C++ router throws there).
 //
@@ -43,6 +44,7 @@
 //   MaxRules        rule registers of the gossip image
 //   Mutant          0: none; 1: a network copy keeps the age it arrived with; 2: gossip_rr_q never
 //                   moves (equal ages always claim in lane order) (docs/rtl.md, "Mutants")
+//   SimTag          as torx_router's: 1 keeps the 64-bit simulation tag above the extension, 0 drops it
 `include "torx_pkg.sv"
 `include "torx_gossip_pkg.sv"
 `include "torx_input_pipe.sv"
@@ -61,13 +63,15 @@ module torx_gossip_router #(
   parameter int unsigned PacketFlits = 4,
   parameter int unsigned MaxRules = 32,
   parameter int unsigned Mutant = 0,
+  parameter int unsigned SimTag = 1,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
   localparam int unsigned TotalVcs = torx_pkg::total_vcs(NumDims, NumLocal, NetVcs),
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
-  localparam int unsigned BaseW = torx_pkg::flit_w(NumDims, CoordW, FlitBytes),
-  localparam int unsigned FlitW /*verilator public*/ = BaseW + torx_gossip_pkg::ext_w(NumDims),
+  localparam int unsigned HdrW /*verilator public*/ = torx_pkg::hdr_w(NumDims, CoordW, NetVcs, 1),
+  localparam int unsigned DataW /*verilator public*/ = torx_pkg::data_w(FlitBytes, torx_gossip_pkg::ext_w(NumDims), SimTag),
+  localparam int unsigned FlitW /*verilator public*/ = HdrW + DataW,
   localparam int unsigned VcIdxW = torx_pkg::clog2w(NetVcs),
   localparam int unsigned BlockedW = $clog2(TotalVcs + 1),
   localparam int unsigned CfgWordW = torx_pkg::CfgWordW
@@ -100,7 +104,9 @@ module torx_gossip_router #(
 );
 
   localparam int unsigned AgeW = torx_gossip_pkg::GossipAgeW;
-  localparam int unsigned VcFieldW = torx_pkg::VcFieldW;
+  localparam int unsigned VcFieldW = VcIdxW;                // the header's VC field (torx_pkg::vc_w)
+  localparam int unsigned StartDimW = torx_pkg::sd_w(NumDims);
+  localparam int unsigned ExtLsb = HdrW + 8 * FlitBytes;     // the extension's first bit
   localparam int unsigned BodyW = FlitW - VcFieldW;         // a buffered flit: without its link VC
   localparam int unsigned StateW = torx_pkg::IvcStateW;
   localparam int unsigned CountW = $clog2(BufferDepth + 1);
@@ -109,12 +115,12 @@ module torx_gossip_router #(
   localparam int unsigned PortIdxW = torx_pkg::clog2w(NumPorts);
   localparam int unsigned CreditW = $clog2(BufferDepth + 1);
   // Field positions in a flit (a buffered flit: minus VcFieldW).
-  localparam int unsigned FHead = torx_pkg::SideHead;
-  localparam int unsigned FTail = torx_pkg::SideTail;
-  localparam int unsigned FStart = torx_pkg::SideStartDim;
-  localparam int unsigned FGossip = BaseW + torx_gossip_pkg::GossipExtBit;
-  localparam int unsigned FAge = BaseW + torx_gossip_pkg::GossipExtAge;
-  localparam int unsigned FMask = BaseW + torx_gossip_pkg::GossipExtMask;
+  localparam int unsigned FHead = torx_pkg::hdr_head(NetVcs);
+  localparam int unsigned FTail = torx_pkg::hdr_tail(NetVcs);
+  localparam int unsigned FStart = torx_pkg::hdr_start(NetVcs);
+  localparam int unsigned FGossip = ExtLsb + torx_gossip_pkg::GossipExtBit;
+  localparam int unsigned FAge = ExtLsb + torx_gossip_pkg::GossipExtAge;
+  localparam int unsigned FMask = ExtLsb + torx_gossip_pkg::GossipExtMask;
   localparam logic [IvcW-1:0] Free = '1;
 
   // Input lane of a port (its VC 0; docs/timing-contract.md's input-VC index).
@@ -207,7 +213,7 @@ module torx_gossip_router #(
 
     assign front_tail = front[FTail - VcFieldW];
     assign front_gossip = front[FGossip - VcFieldW];
-    assign front_prologue = front[FStart - VcFieldW +: torx_pkg::StartDimW] == torx_gossip_pkg::GossipPrologue;
+    assign front_prologue = front[FStart - VcFieldW +: StartDimW] == StartDimW'(torx_gossip_pkg::GossipPrologue);
     assign front_age = front[FAge - VcFieldW +: AgeW];
 
     // 2. Targets of the packet at the front.
@@ -277,8 +283,8 @@ module torx_gossip_router #(
     // Gossip packets travel on VC 0 only, and credits guarantee room.
     always_ff @(posedge clk_i) begin
       if (rst_ni && flit_valid_i[p]) begin
-        assert (flit_i[p*FlitW + torx_pkg::SideVc +: VcFieldW] == '0)
-          else $error("torx_gossip_router: a flit on VC %0d of input %0d", flit_i[p*FlitW + torx_pkg::SideVc +: VcFieldW], p);
+        assert (flit_i[p*FlitW + torx_pkg::HdrVc +: VcFieldW] == '0)
+          else $error("torx_gossip_router: a flit on VC %0d of input %0d", flit_i[p*FlitW + torx_pkg::HdrVc +: VcFieldW], p);
       end
       if (rst_ni && wr_valid) begin
         assert (32'(ivc_count_q) < BufferDepth || in_send[p])
@@ -458,6 +464,7 @@ module torx_gossip_router #(
       $fatal(1, "torx_gossip_router: BufferDepth %0d holds fewer than two packets of %0d flits", BufferDepth, PacketFlits);
     if (NumPorts > 255) $fatal(1, "torx_gossip_router: more than 255 ports");
     if (Mutant > 2) $fatal(1, "torx_gossip_router: Mutant %0d does not exist", Mutant);
+    if (SimTag > 1) $fatal(1, "torx_gossip_router: SimTag %0d is neither 0 nor 1", SimTag);
   end
 `endif
 

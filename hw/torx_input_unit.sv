@@ -36,7 +36,9 @@
 //   PriorityLevels  K, lanes per VC (1: no priorities)
 //   BufferDepth     D, flits per VC buffer (shared by the VC's lanes)
 //   PipelineStages  P >= 1
-//   FlitW           flit width (torx_pkg::flit_w)
+//   FlitW           flit width (torx_pkg::flit_w): the header's VC field (VcIdxW bits) lowest, then
+//                   head and tail
+//   PrioLsb         the priority field's first bit (torx_pkg::hdr_prio; read only when K > 1)
 //   PortW, ClassW   widths of an output port number and of a VC class
 //   VcIdxW          width of a VC number within a port (the router's widest port)
 //   LaneIdxW        width of a lane number within a port (the router's widest port)
@@ -52,6 +54,7 @@ module torx_input_unit #(
   parameter int unsigned BufferDepth = 8,
   parameter int unsigned PipelineStages = 2,
   parameter int unsigned FlitW = 128,
+  parameter int unsigned PrioLsb = 3,
   parameter int unsigned PortW = 3,
   parameter int unsigned ClassW = 1,
   parameter int unsigned VcIdxW = 1,
@@ -66,7 +69,7 @@ module torx_input_unit #(
   input  logic                       rst_ni,
   // Link.
   input  logic                       flit_valid_i,     // cycle t: a flit arrives
-  input  logic [FlitW-1:0]           flit_i,           // cycle t: the flit (its VC in the sideband)
+  input  logic [FlitW-1:0]           flit_i,           // cycle t: the flit (its VC in the header)
   output logic                       credit_valid_o,   // registered: a slot was freed in cycle t
   output logic [VcIdxW-1:0]          credit_vc_o,      // registered: its VC
   // Routing lookup of the flit written into the buffer in this cycle.
@@ -91,8 +94,11 @@ module torx_input_unit #(
   output logic                       empty_o           // cycle t: no flit in the pipeline or the buffers
 );
 
-  localparam int unsigned VcFieldW = torx_pkg::VcFieldW;
+  localparam int unsigned VcFieldW = VcIdxW;               // the header's VC field (torx_pkg::vc_w)
   localparam int unsigned BodyW = FlitW - VcFieldW;        // a flit without its link VC
+  // A body's bits 0 and 1: head and tail, right above the VC field (torx_pkg::hdr_head, hdr_tail).
+  localparam int unsigned BodyHead = 0;
+  localparam int unsigned BodyTail = 1;
   localparam int unsigned EntryW = BodyW + RouteW;          // a buffer slot: {route, body}
   localparam int unsigned PtrW = torx_pkg::clog2w(BufferDepth);
   localparam int unsigned VcW = torx_pkg::clog2w(NumVcs);   // VCs of this port
@@ -133,7 +139,7 @@ module torx_input_unit #(
   logic [NumLanes-1:0] front_head, front_tail;
   logic [NumLanes*RouteW-1:0] front_route;
 
-  assign wr_link_vc = wr_flit_o[torx_pkg::SideVc +: VcFieldW];
+  assign wr_link_vc = wr_flit_o[torx_pkg::HdrVc +: VcFieldW];
   assign wr_vc = VcW'(wr_link_vc);
   assign sel = LaneW'(sa_sel_lane_i);
   assign xb_flit_o = {sel_body, {VcFieldW{1'b0}}};
@@ -143,7 +149,7 @@ module torx_input_unit #(
   // ---------------------------------------------------------------------------------------------
   if (PriorityLevels == 1) begin : gen_fifo
     // One FIFO per VC (a lane is a VC). A slot holds {body, route}: the low RouteW + 2 bits are the
-    // route, the head and the tail bit (the body's sideband bits 0 and 1), what the lane decides on.
+    // route, the head and the tail bit (the body's header bits 0 and 1), what the lane decides on.
     localparam int unsigned PeekW = RouteW + 2;
     logic [NumVcs*PeekW-1:0] front;
 
@@ -167,8 +173,8 @@ module torx_input_unit #(
 
     for (genvar v = 0; v < NumVcs; v++) begin : gen_front
       assign front_route[v*RouteW +: RouteW] = front[v*PeekW +: RouteW];
-      assign front_head[v] = front[v*PeekW + RouteW + torx_pkg::SideHead - VcFieldW];
-      assign front_tail[v] = front[v*PeekW + RouteW + torx_pkg::SideTail - VcFieldW];
+      assign front_head[v] = front[v*PeekW + RouteW + BodyHead];
+      assign front_tail[v] = front[v*PeekW + RouteW + BodyTail];
       assign push[v] = wr_valid_o && (wr_vc == VcW'(v));
     end
 
@@ -196,7 +202,7 @@ module torx_input_unit #(
     logic wr_link;                        // ... which gets the new slot as its next
     logic [SlotW-1:0] sel_slot;           // the offered lane's front slot (absolute)
 
-    assign wr_level = wr_flit_o[torx_pkg::SidePrio +: LevelW];
+    assign wr_level = wr_flit_o[PrioLsb +: LevelW];
     assign wr_free = ~used_q[32'(wr_vc) * BufferDepth +: BufferDepth];
 
     always_comb begin
@@ -242,8 +248,8 @@ module torx_input_unit #(
       logic [CountW-1:0] count;
       assign head = head_q[l*PtrW +: PtrW];
       assign count = ivc_count_q[l*CountW +: CountW];
-      assign front_head[l] = fifo_q[Vc * BufferDepth + 32'(head)][torx_pkg::SideHead - VcFieldW];
-      assign front_tail[l] = fifo_q[Vc * BufferDepth + 32'(head)][torx_pkg::SideTail - VcFieldW];
+      assign front_head[l] = fifo_q[Vc * BufferDepth + 32'(head)][BodyHead];
+      assign front_tail[l] = fifo_q[Vc * BufferDepth + 32'(head)][BodyTail];
       assign front_route[l*RouteW +: RouteW] = fifo_q[Vc * BufferDepth + 32'(head)][BodyW +: RouteW];
       assign push[l] = wr_valid_o && (wr_vc == VcW'(Vc)) && (wr_level == LevelW'(Level));
       always_comb begin
@@ -270,9 +276,8 @@ module torx_input_unit #(
 `ifndef SYNTHESIS
     always_ff @(posedge clk_i) begin
       if (rst_ni && wr_valid_o) begin
-        assert (32'(wr_flit_o[torx_pkg::SidePrio +: torx_pkg::PrioW]) < PriorityLevels)
-          else $error("torx_input_unit: flit of priority %0d, the router has %0d levels",
-                      wr_flit_o[torx_pkg::SidePrio +: torx_pkg::PrioW], PriorityLevels);
+        assert (32'(wr_level) < PriorityLevels)
+          else $error("torx_input_unit: flit of priority %0d, the router has %0d levels", wr_level, PriorityLevels);
         assert (|wr_free) else $error("torx_input_unit: VC %0d has no free slot (upstream credit counter out of step)", wr_vc);
       end
     end

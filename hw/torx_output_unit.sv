@@ -73,7 +73,7 @@ module torx_output_unit #(
 );
 
   localparam logic [IvcW-1:0] Free = '1;
-  localparam int unsigned VcFieldW = torx_pkg::VcFieldW;
+  localparam int unsigned VcFieldW = VcIdxW;   // the header's VC field (torx_pkg::vc_w)
   localparam int unsigned VcW = torx_pkg::clog2w(NumVcs);
   localparam int unsigned Levels = PriorityLevels;
 
@@ -84,7 +84,7 @@ module torx_output_unit #(
   logic xb_tail;
   logic [NumVcs-1:0] tail_out;   // a tail leaves on the VC
 
-  assign xb_tail = xb_flit_i[torx_pkg::SideTail];
+  assign xb_tail = xb_flit_i[VcFieldW + 1];   // torx_pkg::hdr_tail: above the VC field and head
   assign ovc_owner_o = ovc_owner_q;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc

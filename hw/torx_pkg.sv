@@ -8,15 +8,25 @@
 // no `import` (names are always package-scoped), no packed arrays of more than one dimension (flat
 // vectors sliced with `+:`), no `return` in functions, no type casts (size casts only), no `$bits` of a type.
 //
-// The flit on a wire is a flat vector of torx_pkg::flit_w(NumDims, CoordW, FlitBytes) bits, least
-// significant field first:
-//   [SideW-1:0]                    sideband: VC, head, tail, start_dim, priority, tag (below)
-//   [SideW +: NumDims]             neg_mask: route class, bit d set = travel dimension d negative
-//   [SideW+NumDims +: NumDims*CW]  destination, coordinate of dimension d at bits d*CW +: CW
-//   [.. +: 8*FlitBytes]            payload, C++ payload word i at bits 64*i +: 64
-// Later issues widen the sideband (throttle-and-preempt, hardwired gossip): they add fields above
-// the tag and raise SideW; every module takes the flit width from flit_w() and the field positions
-// from the Side* constants, so nothing else changes.
+// The flit on a wire (docs/rtl.md, "The flit on the wires") is a flat vector of flit_w(...) bits:
+// a header of hdr_w(...) bits, least significant field first, then opaque data a router carries
+// from input to output untouched:
+//   vc         VcW = clog2w(C*V)    the VC on this link (local ports: VC 0); credit_vc's width
+//   head       1                    first flit of its worm
+//   tail       1                    last flit of its worm (a one-flit worm has both)
+//   start_dim  SdW = clog2w(N)      route class: first dimension of the cyclic dimension order
+//   prio       PrioW = clog2(K)     priority level, the lane (absent when K = 1)
+//   neg_mask   N                    route class: bit d set = travel dimension d negative
+//   dest       N*CW                 destination, coordinate of dimension d at bits d*CW +: CW
+//   -- data (DataW bits, opaque) --
+//   payload    8*FlitBytes          C++ payload word i at bits 64*i +: 64
+//   extension  ExtW                 the gossip router's (torx_gossip_pkg), 0 bits elsewhere
+//   tag        TagW = 64 * SimTag   {seq, msg} of the C++ flit: simulation only (absent when SimTag = 0)
+// Every flit carries the header fields as its sender wrote them (the head's are the ones a router
+// reads; body and tail flits carry them untouched, so the C++ <-> wire conversion stays lossless).
+// A router reads the header and never looks into the data: the header's offsets below are all it
+// needs (a foreign router needs only HdrW and DataW). Zero-width fields do not exist: modules read
+// them under generate-if, never with a `+: 0` slice.
 //
 // Every file that uses the package includes it (`include "torx_pkg.sv", guarded), so that the files
 // can be given to a tool in any order: the lint hook passes them sorted by name, and a package must
@@ -26,31 +36,62 @@
 
 package torx_pkg;
 
-  // --- flit sideband (least significant bits of every flit) ---------------------------------------
-  //   [7:0]    vc         VC on this link (the output VC on the way out)
-  //   [8]      head       first flit of its worm: carries the header (destination, route class)
-  //   [9]      tail       last flit of its worm
-  //   [13:10]  start_dim  route class: first dimension of the cyclic dimension order
-  //   [21:14]  prio       priority, carried untouched
-  //   [85:22]  tag        {seq, msg} of the C++ flit ([85:54] flit index in the worm, [53:22] message),
-  //                       carried untouched
-  localparam int unsigned VcFieldW = 8;
-  localparam int unsigned StartDimW = 4;
-  localparam int unsigned PrioW = 8;
-  localparam int unsigned TagW = 64;
-  localparam int unsigned SideVc = 0;
-  localparam int unsigned SideHead = SideVc + VcFieldW;
-  localparam int unsigned SideTail = SideHead + 1;
-  localparam int unsigned SideStartDim = SideTail + 1;
-  localparam int unsigned SidePrio = SideStartDim + StartDimW;
-  localparam int unsigned SideTag = SidePrio + PrioW;
-  localparam int unsigned SideW = SideTag + TagW;   // 86; later fields go above the tag
+  // Bits to index `n` things, at least 1 (a one-entry index is a constant-zero bit).
+  function automatic int unsigned clog2w(input int unsigned n);
+    clog2w = (n <= 1) ? 1 : $clog2(n);
+  endfunction
 
-  // Bits of a flit for a router of `num_dims` dimensions, `coord_w` bits per coordinate and
-  // `flit_bytes` bytes of payload.
+  // --- the flit (header fields, then data) --------------------------------------------------------
+  // Widths, from the router's shape: `num_dims` N, `net_vcs` C*V, `levels` K, `coord_w` CW.
+  localparam int unsigned HdrVc = 0;   // the VC field is the flit's lowest bits
+  localparam int unsigned TagW = 64;   // the tag's width when SimTag = 1
+  function automatic int unsigned vc_w(input int unsigned net_vcs);
+    vc_w = clog2w(net_vcs);
+  endfunction
+  function automatic int unsigned sd_w(input int unsigned num_dims);
+    sd_w = clog2w(num_dims);
+  endfunction
+  function automatic int unsigned prio_w(input int unsigned levels);
+    prio_w = (levels > 1) ? $clog2(levels) : 0;
+  endfunction
+  // Offsets of the header fields.
+  function automatic int unsigned hdr_head(input int unsigned net_vcs);
+    hdr_head = vc_w(net_vcs);
+  endfunction
+  function automatic int unsigned hdr_tail(input int unsigned net_vcs);
+    hdr_tail = vc_w(net_vcs) + 1;
+  endfunction
+  function automatic int unsigned hdr_start(input int unsigned net_vcs);
+    hdr_start = vc_w(net_vcs) + 2;
+  endfunction
+  function automatic int unsigned hdr_prio(input int unsigned num_dims, input int unsigned net_vcs);
+    hdr_prio = hdr_start(net_vcs) + sd_w(num_dims);
+  endfunction
+  function automatic int unsigned hdr_neg(input int unsigned num_dims, input int unsigned net_vcs,
+                                          input int unsigned levels);
+    hdr_neg = hdr_prio(num_dims, net_vcs) + prio_w(levels);
+  endfunction
+  function automatic int unsigned hdr_dest(input int unsigned num_dims, input int unsigned net_vcs,
+                                           input int unsigned levels);
+    hdr_dest = hdr_neg(num_dims, net_vcs, levels) + num_dims;
+  endfunction
+  // Bits of the header.
+  function automatic int unsigned hdr_w(input int unsigned num_dims, input int unsigned coord_w,
+                                        input int unsigned net_vcs, input int unsigned levels);
+    hdr_w = hdr_dest(num_dims, net_vcs, levels) + num_dims * coord_w;
+  endfunction
+  // Bits of the data: payload, `ext_w` bits of extension, the tag when `sim_tag` is 1. The payload
+  // starts at the data's bit 0, the extension at 8*flit_bytes, the tag at 8*flit_bytes + ext_w.
+  function automatic int unsigned data_w(input int unsigned flit_bytes, input int unsigned ext_w,
+                                         input int unsigned sim_tag);
+    data_w = 8 * flit_bytes + ext_w + ((sim_tag != 0) ? TagW : 0);
+  endfunction
+  // Bits of a flit.
   function automatic int unsigned flit_w(input int unsigned num_dims, input int unsigned coord_w,
-                                         input int unsigned flit_bytes);
-    flit_w = SideW + num_dims + num_dims * coord_w + 8 * flit_bytes;
+                                         input int unsigned net_vcs, input int unsigned levels,
+                                         input int unsigned flit_bytes, input int unsigned ext_w,
+                                         input int unsigned sim_tag);
+    flit_w = hdr_w(num_dims, coord_w, net_vcs, levels) + data_w(flit_bytes, ext_w, sim_tag);
   endfunction
 
   // --- router sizes (N dimensions, K local ports, C x V VCs per network port, L lanes per VC) -------
@@ -69,11 +110,6 @@ package torx_pkg;
   function automatic int unsigned total_lanes(input int unsigned num_dims, input int unsigned num_local,
                                               input int unsigned net_vcs, input int unsigned levels);
     total_lanes = total_vcs(num_dims, num_local, net_vcs) * levels;
-  endfunction
-
-  // Bits to index `n` things, at least 1 (a one-entry index is a constant-zero bit).
-  function automatic int unsigned clog2w(input int unsigned n);
-    clog2w = (n <= 1) ? 1 : $clog2(n);
   endfunction
 
   // --- input VC state (ivc_state_q) ---------------------------------------------------------------

@@ -43,6 +43,9 @@
 //   PriorityReserve r, the throttle's slots per level above (D > (K-1) r)
 //   Mutant          0: none; 1..5: the deliberate bugs of docs/rtl.md, "Mutants", for the
 //                   co-simulation's proof (a separate build each)
+//   SimTag          1: the flit carries the 64-bit simulation tag {seq, msg} above the payload
+//                   (every Verilated build: the lock-step comparison and the checker read it);
+//                   0: it does not exist (synthesis, scripts/synth.py)
 `include "torx_pkg.sv"
 `include "torx_router_status.sv"
 
@@ -58,13 +61,16 @@ module torx_router #(
   parameter int unsigned PriorityLevels = 1,
   parameter int unsigned PriorityReserve = 1,
   parameter int unsigned Mutant = 0,
+  parameter int unsigned SimTag = 1,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
   localparam int unsigned TotalVcs = torx_pkg::total_vcs(NumDims, NumLocal, NetVcs),
   localparam int unsigned TotalLanes = TotalVcs * PriorityLevels,
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
-  localparam int unsigned FlitW /*verilator public*/ = torx_pkg::flit_w(NumDims, CoordW, FlitBytes),
+  localparam int unsigned HdrW /*verilator public*/ = torx_pkg::hdr_w(NumDims, CoordW, NetVcs, PriorityLevels),
+  localparam int unsigned DataW /*verilator public*/ = torx_pkg::data_w(FlitBytes, 0, SimTag),
+  localparam int unsigned FlitW /*verilator public*/ = HdrW + DataW,
   localparam int unsigned VcIdxW = torx_pkg::clog2w(NetVcs),
   localparam int unsigned BlockedW = $clog2(TotalLanes + 1),
   localparam int unsigned CfgWordW = torx_pkg::CfgWordW
@@ -102,8 +108,10 @@ module torx_router #(
   localparam int unsigned Levels = PriorityLevels;
   localparam int unsigned LaneIdxW = torx_pkg::clog2w(NetVcs * Levels);
   localparam int unsigned RouteW = PortW + ClassW + 1;
-  localparam int unsigned StartDimW = torx_pkg::StartDimW;
-  localparam int unsigned SideW = torx_pkg::SideW;
+  localparam int unsigned StartDimW = torx_pkg::sd_w(NumDims);
+  localparam int unsigned HdrStart = torx_pkg::hdr_start(NetVcs);
+  localparam int unsigned HdrNeg = torx_pkg::hdr_neg(NumDims, NetVcs, Levels);
+  localparam int unsigned HdrDest = torx_pkg::hdr_dest(NumDims, NetVcs, Levels);
 
   // First input VC (equally: output VC) of a port, as a router-wide index.
   function automatic int unsigned first_vc(input int unsigned port);
@@ -132,9 +140,9 @@ module torx_router #(
 
   // Header fields of the flits entering the FIFOs, for the routing lookups.
   for (genvar p = 0; p < NumPorts; p++) begin : gen_lookup
-    assign lk_start[p*StartDimW +: StartDimW] = wr_flit[p*FlitW + torx_pkg::SideStartDim +: StartDimW];
-    assign lk_neg[p*NumDims +: NumDims] = wr_flit[p*FlitW + SideW +: NumDims];
-    assign lk_dest[p*NumDims*CoordW +: NumDims*CoordW] = wr_flit[p*FlitW + SideW + NumDims +: NumDims*CoordW];
+    assign lk_start[p*StartDimW +: StartDimW] = wr_flit[p*FlitW + HdrStart +: StartDimW];
+    assign lk_neg[p*NumDims +: NumDims] = wr_flit[p*FlitW + HdrNeg +: NumDims];
+    assign lk_dest[p*NumDims*CoordW +: NumDims*CoordW] = wr_flit[p*FlitW + HdrDest +: NumDims*CoordW];
   end
   // Every flit is looked up as it is written; only the header fields matter (and only for heads).
   logic unused_lookup;
@@ -170,6 +178,7 @@ module torx_router #(
       .BufferDepth   (BufferDepth),
       .PipelineStages(PipelineStages),
       .FlitW         (FlitW),
+      .PrioLsb       (torx_pkg::hdr_prio(NumDims, NetVcs)),
       .PortW         (PortW),
       .ClassW        (ClassW),
       .VcIdxW        (VcIdxW),
@@ -365,6 +374,7 @@ module torx_router #(
     if (PriorityLevels > 1 && (PriorityReserve < 1 || BufferDepth <= (PriorityLevels - 1) * PriorityReserve))
       $fatal(1, "torx_router: BufferDepth %0d leaves the lowest priority level no slot", BufferDepth);
     if (Mutant > 5 || (Mutant == 5 && PriorityLevels == 1)) $fatal(1, "torx_router: Mutant %0d does not exist", Mutant);
+    if (SimTag > 1) $fatal(1, "torx_router: SimTag %0d is neither 0 nor 1", SimTag);
   end
 `endif
 

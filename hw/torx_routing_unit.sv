@@ -49,7 +49,7 @@ module torx_routing_unit #(
   localparam int unsigned PortW = torx_pkg::clog2w(NumPorts),
   localparam int unsigned ClassW = torx_pkg::clog2w(NumClasses),
   localparam int unsigned RouteW = PortW + ClassW + 1,
-  localparam int unsigned StartDimW = torx_pkg::StartDimW,
+  localparam int unsigned StartDimW = torx_pkg::sd_w(NumDims),
   localparam int unsigned CfgWordW = torx_pkg::CfgWordW
 ) (
   input  logic                             clk_i,

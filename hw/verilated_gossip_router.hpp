@@ -6,9 +6,9 @@
 // VerilatedRouter drives torx_router, with two differences:
 //  - the configuration port takes the node's gossip image (models/gossip_table.hpp), and a refused
 //    image is an sw::InputError naming the node, the word and the reason;
-//  - the flit carries torx_gossip_pkg's extension above torx_router's fields: the gossip bit, the age
-//    (Flit::dest of a gossip head) and the output mask (Flit::neg_mask); the plain dest and neg_mask
-//    fields travel as zeros.
+//  - the flit carries torx_gossip_pkg's extension in its data, between the payload and the tag: the
+//    gossip bit, the age (Flit::dest of a gossip head) and the output mask (Flit::neg_mask); the plain
+//    dest and neg_mask fields travel as zeros.
 // The gossip router keeps registers for VC 0 only (gossip packets use no other VC): the snapshot
 // shows the other VCs at their reset values (idle, empty, full credits, free), which is what the C++
 // router's registers of those VCs hold in gossip mode, and the plain router's allocator pointers as
@@ -23,8 +23,6 @@ namespace torx::rtl {
 
 namespace detail {
 
-inline constexpr unsigned kGossipAgeW = 16;  // torx_gossip_pkg::GossipAgeW
-
 template <class VM>
 class VerilatedGossipRouter final : public VerilatedRouterBase<VM, VerilatedGossipRouter<VM>> {
   using Base = VerilatedRouterBase<VM, VerilatedGossipRouter<VM>>;
@@ -38,9 +36,9 @@ class VerilatedGossipRouter final : public VerilatedRouterBase<VM, VerilatedGoss
 
   VerilatedGossipRouter(const RtlRouterConfig& cfg, const model::RouterShape& shape, const sw::Topology& topo,
                         sw::NodeId node, const model::GossipImage& image)
-      : Base("gossip router", cfg, shape, topo, node, 1 + kGossipAgeW + 2 * static_cast<unsigned>(cfg.shape.ndims)),
+      : Base("gossip router", cfg, shape, topo, node, gossip_ext_w(static_cast<unsigned>(cfg.shape.ndims))),
         image_(image) {
-    ext_ = layout_.width();
+    ext_ = layout_.ext();
     const std::string top = "torx_gossip_router";
     regs_.resize(static_cast<size_t>(shape_.ports()));
     for (int p = 0; p < shape_.ports(); ++p) {
@@ -60,7 +58,7 @@ class VerilatedGossipRouter final : public VerilatedRouterBase<VM, VerilatedGoss
     this->reset_and_load(image_, CfgImage::kGossip, fmt::format("gossip image of node {}", node_));
   }
 
-  // The gossip fields travel in the extension above the plain flit; the plain dest and neg_mask as 0.
+  // The gossip fields travel in the extension; the plain dest and neg_mask as 0.
   template <class T>
   void pack(T& sig, unsigned base, const model::Flit& flit) const {
     model::Flit f = flit;

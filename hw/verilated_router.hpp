@@ -66,15 +66,14 @@ class VerilatedRouterBase : public VerilatedHarness<VM, RtlRouter> {
  protected:
   using Base::m_;
 
-  // `what` names the instance ("router"); a flit on the wires has the router's layout plus
-  // `extra_bits` above it.
+  // `what` names the instance ("router"); a flit on the wires has the layout of the model's shape
+  // with an extension of `ext_bits` in its data, and the simulation tag (SimTag = 1 in every build).
   VerilatedRouterBase(const char* what, const RtlRouterConfig& cfg, const model::RouterShape& shape,
-                      const sw::Topology& topo, sw::NodeId node, unsigned extra_bits)
+                      const sw::Topology& topo, sw::NodeId node, unsigned ext_bits)
       : Base(fmt::format("{} {} ({})", what, node, cfg.name)), cfg_(cfg), shape_(shape), coords_(topo), node_(node) {
-    layout_.ndims = static_cast<unsigned>(cfg.shape.ndims);
-    layout_.coord_w = clog2w(static_cast<unsigned>(cfg.max_radix));
-    layout_.flit_bytes = static_cast<unsigned>(cfg.flit_bytes);
-    width_ = layout_.width() + extra_bits;
+    layout_ = FlitLayout::of(cfg.shape, static_cast<unsigned>(cfg.max_radix), static_cast<unsigned>(cfg.flit_bytes),
+                             ext_bits, /*sim_tag=*/true);
+    width_ = layout_.width();
     vc_w_ = clog2w(static_cast<unsigned>(cfg.shape.network_vcs()));
     constexpr size_t kFlitBits = sizeof(m_->flit_i) * 8;
     const size_t want = static_cast<size_t>(shape_.ports()) * width_;

@@ -136,23 +136,27 @@ TEST(RtlRouter, ThreeStagePipelineOnARing) {
   EXPECT_EQ(d[0].flit.vc / c.shape.vcs_per_class, 1);  // class 1: the path does not cross the dateline
 }
 
-// Every field of the header and the payload crosses the router untouched (the sideband layout).
-TEST(RtlRouter, SidebandAndPayloadCrossUntouched) {
-  Bench b("r2d", torus4x4(), kNode);
-  model::Flit f = testing::flit(7, true, true, 0xdeadbeef, 0x12345678, 0, 1, 0, 0xa5);
-  f.payload[3] = ~uint64_t{0};
-  b.send(kLocal, {f});
-  b.run(4);
-  const auto d = b.departures_at(kPx);  // start_dim 1: y first, but y agrees; then +x
-  ASSERT_EQ(d.size(), 1u);
-  EXPECT_EQ(d[0].flit.msg, 0xdeadbeefu);
-  EXPECT_EQ(d[0].flit.seq, 0x12345678u);
-  EXPECT_EQ(d[0].flit.priority, 0xa5);
-  EXPECT_EQ(d[0].flit.start_dim, 1);
-  EXPECT_EQ(d[0].flit.dest, 7);
-  EXPECT_EQ(d[0].flit.payload[3], ~uint64_t{0});
-  EXPECT_EQ(d[0].flit.payload[0], f.payload[0]);
-  EXPECT_EQ(d[0].flit.due, 0u);
+// Every field of the header and the data (payload, simulation tag) crosses the router untouched
+// (the flit layout, rtl_wires.hpp); the priority field exists with levels only (r2d_k4: 2 bits).
+TEST(RtlRouter, HeaderAndDataCrossUntouched) {
+  for (const auto& [name, level] : {std::pair<const char*, uint8_t>{"r2d", 0}, {"r2d_k4", 3}}) {
+    SCOPED_TRACE(name);
+    Bench b(name, torus4x4(), kNode);
+    model::Flit f = testing::flit(7, true, true, 0xdeadbeef, 0x12345678, 0, 1, 0, level);
+    f.payload[3] = ~uint64_t{0};
+    b.send(kLocal, {f});
+    b.run(4);
+    const auto d = b.departures_at(kPx);  // start_dim 1: y first, but y agrees; then +x
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].flit.msg, 0xdeadbeefu);
+    EXPECT_EQ(d[0].flit.seq, 0x12345678u);
+    EXPECT_EQ(d[0].flit.priority, level);
+    EXPECT_EQ(d[0].flit.start_dim, 1);
+    EXPECT_EQ(d[0].flit.dest, 7);
+    EXPECT_EQ(d[0].flit.payload[3], ~uint64_t{0});
+    EXPECT_EQ(d[0].flit.payload[0], f.payload[0]);
+    EXPECT_EQ(d[0].flit.due, 0u);
+  }
 }
 
 // Two routers and a link of latency L: a flit leaves the second router L + P cycles after it left the
