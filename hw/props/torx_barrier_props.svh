@@ -36,6 +36,13 @@
     if (rst_ni && done_q) assume ((props_arrived_q & {entry_i, gather_i & child_mask_q}) == '0);
   end
 `endif
+  // The previous cycle's completion and release, in registers of their own (torx_props_defs.svh,
+  // "Sampling").
+  logic gather_p_q, release_p_q;
+  always_ff @(posedge clk_i) begin
+    gather_p_q <= done_q && complete && !root;
+    release_p_q <= done_q && (release_i || (complete && root));
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin
       `TORX_ASSERT(!gather_o && !release_o && gathered_q == '0, ("bar_reset: a pulse or a count after reset"))
@@ -46,10 +53,10 @@
         `TORX_ASSERT(complete || !props_all, ("bar_complete: every child and the node arrived (%b), no completion", props_now))
       end
       if (gather_o) begin
-        `TORX_ASSERT($past(done_q && complete && !root), ("bar_after_all: gather_o without a completion"))
+        `TORX_ASSERT(gather_p_q, ("bar_after_all: gather_o without a completion"))
       end
       if (release_o) begin
-        `TORX_ASSERT($past(done_q && (release_i || (complete && root))), ("bar_release: release_o without a release or a completion at the root"))
+        `TORX_ASSERT(release_p_q, ("bar_release: release_o without a release or a completion at the root"))
       end
     end
   end

@@ -45,6 +45,17 @@
       end
     end
 
+    // The previous cycle's values, in registers of their own (torx_props_defs.svh, "Sampling").
+    logic active_p_q, tail_left_p_q;
+    logic [VcIdxW-1:0] out_vc_p_q;
+    logic [PortW-1:0] out_port_p_q;
+    always_ff @(posedge clk_i) begin
+      active_p_q <= state == torx_pkg::IvcActive;
+      tail_left_p_q <= pop[v] && front_tail[v];
+      out_vc_p_q <= ivc_out_vc_q[v*VcIdxW +: VcIdxW];
+      out_port_p_q <= ivc_out_port_q[v*PortW +: PortW];
+    end
+
     always_ff @(posedge clk_i) begin
       if (rst_ni && !props_up_q) begin
         `TORX_ASSERT(state == torx_pkg::IvcIdle && count == '0,
@@ -63,12 +74,12 @@
                           v, seq, msg, seq_q, msg_q))
           end
         end
-        if ($past(state) == torx_pkg::IvcActive && !$past(pop[v] && front_tail[v])) begin
+        if (active_p_q && !tail_left_p_q) begin
           `TORX_ASSERT(state == torx_pkg::IvcActive &&
-                       ivc_out_vc_q[v*VcIdxW +: VcIdxW] == $past(ivc_out_vc_q[v*VcIdxW +: VcIdxW]) &&
-                       ivc_out_port_q[v*PortW +: PortW] == $past(ivc_out_port_q[v*PortW +: PortW]),
+                       ivc_out_vc_q[v*VcIdxW +: VcIdxW] == out_vc_p_q &&
+                       ivc_out_port_q[v*PortW +: PortW] == out_port_p_q,
                        ("iu_active_held: lane %0d left its output VC %0d of port %0d before its tail", v,
-                        $past(ivc_out_vc_q[v*VcIdxW +: VcIdxW]), $past(ivc_out_port_q[v*PortW +: PortW])))
+                        out_vc_p_q, out_port_p_q))
         end
       end
     end
@@ -88,15 +99,22 @@
     end
   end
 
+  // The previous cycle's switch grant, in registers of their own (torx_props_defs.svh, "Sampling").
+  logic sa_win_p_q;
+  logic [VcIdxW-1:0] sel_vc_p_q;
+  always_ff @(posedge clk_i) begin
+    sa_win_p_q <= sa_win_i;
+    sel_vc_p_q <= sel_vc;
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin
       `TORX_ASSERT(!credit_valid_o, ("iu_reset: a credit on the link after reset"))
     end
     if (rst_ni && props_up_q) begin
-      `TORX_ASSERT(credit_valid_o == $past(sa_win_i), ("iu_credit: a credit %0s", credit_valid_o ? "without a flit" : "missing"))
+      `TORX_ASSERT(credit_valid_o == sa_win_p_q, ("iu_credit: a credit %0s", credit_valid_o ? "without a flit" : "missing"))
       if (credit_valid_o) begin
-        `TORX_ASSERT(credit_vc_o == $past(sel_vc), ("iu_credit: a credit for VC %0d, the flit left VC %0d",
-                                                   credit_vc_o, $past(sel_vc)))
+        `TORX_ASSERT(credit_vc_o == sel_vc_p_q, ("iu_credit: a credit for VC %0d, the flit left VC %0d",
+                                                credit_vc_o, sel_vc_p_q))
       end
     end
   end

@@ -44,6 +44,15 @@
     assign spend = xb_valid_i && (VcW'(xb_vc_i) == VcW'(v));
     assign credit_in = credit_valid_i && (VcW'(credit_vc_i) == VcW'(v));
 
+    // The previous cycle's values, in registers of their own (torx_props_defs.svh, "Sampling").
+    logic [IvcW-1:0] owner_p_q;
+    logic tail_out_p_q, va_grant_p_q;
+    always_ff @(posedge clk_i) begin
+      owner_p_q <= owner;
+      tail_out_p_q <= tail_out[v];
+      va_grant_p_q <= va_grant_i[v];
+    end
+
     always_ff @(posedge clk_i) begin
       if (rst_ni && !props_up_q) begin
         `TORX_ASSERT(32'(credits) == BufferDepth && owner == Free,
@@ -61,9 +70,9 @@
                        ("ou_grant_free: VC %0d claimed by lane %0d while lane %0d owns it", v,
                         va_grant_ivc_i[v*IvcW +: IvcW], owner))
         end
-        if ($past(owner) != Free && !$past(tail_out[v]) && !$past(va_grant_i[v])) begin
-          `TORX_ASSERT(owner == $past(owner),
-                       ("ou_owner_held: VC %0d passed from lane %0d to %0d before its tail", v, $past(owner), owner))
+        if (owner_p_q != Free && !tail_out_p_q && !va_grant_p_q) begin
+          `TORX_ASSERT(owner == owner_p_q,
+                       ("ou_owner_held: VC %0d passed from lane %0d to %0d before its tail", v, owner_p_q, owner))
         end
       end
     end
@@ -113,15 +122,21 @@
   end
 
   // The link register carries the flit sent in the previous cycle, on its VC.
+  logic xb_valid_p_q;
+  logic [VcIdxW-1:0] xb_vc_p_q;
+  always_ff @(posedge clk_i) begin
+    xb_valid_p_q <= xb_valid_i;
+    xb_vc_p_q <= xb_vc_i;
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin
       `TORX_ASSERT(!flit_valid_o, ("ou_reset: a flit on the link after reset"))
     end
     if (rst_ni && props_up_q) begin
-      `TORX_ASSERT(flit_valid_o == $past(xb_valid_i), ("ou_link_vc: the link's valid is not the last cycle's traversal"))
+      `TORX_ASSERT(flit_valid_o == xb_valid_p_q, ("ou_link_vc: the link's valid is not the last cycle's traversal"))
       if (flit_valid_o) begin
-        `TORX_ASSERT(flit_o[VcFieldW-1:0] == VcFieldW'($past(xb_vc_i)),
-                     ("ou_link_vc: a flit sent on VC %0d carries VC %0d", $past(xb_vc_i), flit_o[VcFieldW-1:0]))
+        `TORX_ASSERT(flit_o[VcFieldW-1:0] == VcFieldW'(xb_vc_p_q),
+                     ("ou_link_vc: a flit sent on VC %0d carries VC %0d", xb_vc_p_q, flit_o[VcFieldW-1:0]))
       end
     end
   end
@@ -162,6 +177,18 @@
           if (top_k == PDepthW'(k)) top = gen_owner_stack.ovc_stack_q[(v*(Levels-1)+k)*IvcW +: IvcW];
         end
       end
+      // The previous cycle's values, in registers of their own (torx_props_defs.svh, "Sampling").
+      logic push_p_q, resume_p_q;
+      logic [PDepthW-1:0] depth_p_q;
+      logic [IvcW-1:0] owner_p_q, top_p_q, claim_p_q;
+      always_ff @(posedge clk_i) begin
+        push_p_q <= va_grant_i[v] && va_preempt_i[v] && !tail_out[v];
+        resume_p_q <= tail_out[v] && xb_ivc_i == owner && !va_grant_i[v] && depth != '0;
+        depth_p_q <= depth;
+        owner_p_q <= owner;
+        top_p_q <= top;
+        claim_p_q <= va_grant_ivc_i[v*IvcW +: IvcW];
+      end
       always_ff @(posedge clk_i) begin
         if (rst_ni && !props_up_q) begin
           `TORX_ASSERT(depth == '0, ("ou_reset: VC %0d leaves reset with %0d stacked owners", v, depth))
@@ -170,17 +197,16 @@
           `TORX_ASSERT(depth == '0 || owner != Free,
                        ("ou_stack_owner: VC %0d is free while %0d preempted owners wait on its stack", v, depth))
           // A preemption (no tail on the VC in that cycle) pushes the owner on the stack.
-          if ($past(va_grant_i[v] && va_preempt_i[v] && !tail_out[v])) begin
-            `TORX_ASSERT(32'(depth) == 32'($past(depth)) + 1 && top == $past(owner) &&
-                         owner == $past(va_grant_ivc_i[v*IvcW +: IvcW]),
+          if (push_p_q) begin
+            `TORX_ASSERT(32'(depth) == 32'(depth_p_q) + 1 && top == owner_p_q && owner == claim_p_q,
                          ("ou_preempt_push: VC %0d preempted at depth %0d, now depth %0d, top %0d (owner was %0d)",
-                          v, $past(depth), depth, top, $past(owner)))
+                          v, depth_p_q, depth, top, owner_p_q))
           end
           // The owner's tail leaves, no claim in that cycle, owners stacked: the top one resumes.
-          if ($past(tail_out[v] && xb_ivc_i == owner && !va_grant_i[v] && depth != '0)) begin
-            `TORX_ASSERT(owner == $past(top) && depth == $past(depth) - PDepthW'(1),
+          if (resume_p_q) begin
+            `TORX_ASSERT(owner == top_p_q && depth == depth_p_q - PDepthW'(1),
                          ("ou_resume: VC %0d went to lane %0d (depth %0d), not back to the preempted lane %0d",
-                          v, owner, depth, $past(top)))
+                          v, owner, depth, top_p_q))
           end
         end
       end
