@@ -10,12 +10,15 @@
 //   ou_grant_free    a claim takes a free VC, or preempts (priority levels);
 //   ou_owner_held    an owner keeps the VC until its tail leaves (or it is preempted);
 //   ou_flit_owner    a flit on the VC comes from its owner (or from the lane claiming it in t);
+//   ou_claim         a claim in t makes the claimant the owner from t+1 (unless its own tail left in
+//                    t: a one-flit worm); with one level a tail and no other claim free the VC;
 //   ou_worm_order    the flits leaving on the VC are whole worms in order: a body flit continues the
 //                    worm in progress (its message, the next index), a head starts one only after
 //                    the tail of the previous one; with priority levels per owner, interleaving
 //                    only at preemption;
 //   ou_link_vc       the flit on the link carries the VC it was sent on;
 //   ou_stack_owner   (K > 1) a VC with owners waiting on its stack is never free;
+//   ou_stack_ok      (K > 1) the allocator is told a VC's stack has room exactly when depth + 1 < K;
 //   ou_preempt_push  (K > 1) a preemption pushes the owner on top of the stack, one deeper;
 //   ou_resume        (K > 1) the tail of the owner on top of a stack gives the VC back to the owner
 //                    it preempted (the preempted worm resumes where it stopped).
@@ -45,12 +48,14 @@
     assign credit_in = credit_valid_i && (VcW'(credit_vc_i) == VcW'(v));
 
     // The previous cycle's values, in registers of their own (torx_props_defs.svh, "Sampling").
-    logic [IvcW-1:0] owner_p_q;
-    logic tail_out_p_q, va_grant_p_q;
+    logic [IvcW-1:0] owner_p_q, claim_p_q;
+    logic tail_out_p_q, va_grant_p_q, own_tail_p_q;
     always_ff @(posedge clk_i) begin
       owner_p_q <= owner;
+      claim_p_q <= va_grant_ivc_i[v*IvcW +: IvcW];
       tail_out_p_q <= tail_out[v];
       va_grant_p_q <= va_grant_i[v];
+      own_tail_p_q <= tail_out[v] && xb_ivc_i == va_grant_ivc_i[v*IvcW +: IvcW];   // the claimant's own tail
     end
 
     always_ff @(posedge clk_i) begin
@@ -73,6 +78,16 @@
         if (owner_p_q != Free && !tail_out_p_q && !va_grant_p_q) begin
           `TORX_ASSERT(owner == owner_p_q,
                        ("ou_owner_held: VC %0d passed from lane %0d to %0d before its tail", v, owner_p_q, owner))
+        end
+        // ou_claim: a claim takes effect (the claimant owns the VC from t+1), unless the claimant's tail
+        // left in the same cycle (a one-flit worm: the VC stays free, or its stacked owner resumes);
+        // with one level, a tail and no claim free the VC.
+        if (va_grant_p_q && !own_tail_p_q) begin
+          `TORX_ASSERT(owner == claim_p_q, ("ou_claim: VC %0d claimed by lane %0d in t-1, owned by lane %0d", v,
+                                            claim_p_q, owner))
+        end
+        if (Levels == 1 && tail_out_p_q && (!va_grant_p_q || own_tail_p_q)) begin
+          `TORX_ASSERT(owner == Free, ("ou_claim: VC %0d still owned by lane %0d after its tail left", v, owner))
         end
       end
     end
@@ -196,6 +211,8 @@
         if (rst_ni && props_up_q) begin
           `TORX_ASSERT(depth == '0 || owner != Free,
                        ("ou_stack_owner: VC %0d is free while %0d preempted owners wait on its stack", v, depth))
+          `TORX_ASSERT(ovc_stack_ok_o[v] == (32'(depth) + 1 < Levels),
+                       ("ou_stack_ok: VC %0d with %0d stacked owners told the allocator %0d", v, depth, ovc_stack_ok_o[v]))
           // A preemption (no tail on the VC in that cycle) pushes the owner on the stack.
           if (push_p_q) begin
             `TORX_ASSERT(32'(depth) == 32'(depth_p_q) + 1 && top == owner_p_q && owner == claim_p_q,
