@@ -169,11 +169,15 @@ def main():
     ap.add_argument("--quick", action="store_true", help="BMC only (ctest -L formal)")
     ap.add_argument("--only", default="", help="comma-separated proof names")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--names", action="store_true", help="the default proofs' names, one a line (ctest)")
     ap.add_argument("--markdown", action="store_true", help="the table in docs/verification.md's format")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per engine run (300)")
     ap.add_argument("--expect-fail", action="store_true",
                     help="exit 0 only if every selected proof fails (planted faults)")
     a = ap.parse_args()
+    if a.names:
+        print("\n".join(DEFAULT))
+        return 0
     if a.list:
         for n, p in PROOFS.items():
             print(f"{n:16} {p[0]:22} BMC {p[4]:3} + {p[5]:6}  {p[6]}")

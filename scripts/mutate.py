@@ -80,16 +80,29 @@ OPERATORS = [
 
 def logic_lines(text):
     """Indices of the lines that hold the unit's logic: not comments, not simulation-only blocks,
-    not declarations of parameters or ports, not the property include."""
+    not declarations of parameters or ports, not the property include, not a loop's header (its
+    bounds: one past a vector's end only drops a write or reads X, equivalent by construction), not
+    the code of the hand-written mutants (a block under `if (Mutant ...)`, elaborated only in the
+    mutant's configuration)."""
     lines = text.split("\n")
     keep = []
     in_module = False
     skip_depth = 0
+    mutant_depth = 0   # begin/end depth inside a block elaborated only for a hand-written mutant
     for i, line in enumerate(lines):
         s = line.strip()
         if s.startswith("module "):
             in_module = True
         if not in_module:
+            continue
+        code = s.split("//")[0]
+        if mutant_depth or (re.match(r"(end else )?if \(Mutant\b", code) and re.search(r"\bbegin\b", code)):
+            for tok in re.findall(r"\b(begin|end)\b", code):
+                mutant_depth += 1 if tok == "begin" else -1
+                if mutant_depth == 0:
+                    break
+            continue
+        if re.match(r"for \(", code):
             continue
         if s.startswith("`ifndef SYNTHESIS") or s.startswith("`ifdef SYNTHESIS"):
             skip_depth += 1
@@ -108,6 +121,13 @@ def logic_lines(text):
     return lines, keep
 
 
+def key(m):
+    """A mutant's identity across runs and edits elsewhere in the file: unit, original line, mutated
+    line and which of several identical such pairs in the unit (the id and line number change when
+    lines are excluded or added)."""
+    return (m["unit"], m["old"], m["new"], m.get("nth", 0))
+
+
 def mutants():
     """Every mutant: (id 'unit:n', unit, operator, line number, original line, mutated line)."""
     out = []
@@ -121,8 +141,10 @@ def mutants():
                 for m in re.finditer(pat, code):
                     new = code[:m.start()] + rep + code[m.end():]
                     rest = lines[i][len(code):]
-                    out.append({"id": f"{unit}:{n}", "unit": unit, "op": op, "line": i + 1,
-                                "old": lines[i].strip(), "new": (new + rest).strip(), "_new_line": new + rest})
+                    mut = {"id": f"{unit}:{n}", "unit": unit, "op": op, "line": i + 1,
+                           "old": lines[i].strip(), "new": (new + rest).strip(), "_new_line": new + rest}
+                    mut["nth"] = sum(1 for o in out if key(o)[:3] == key(mut)[:3])
+                    out.append(mut)
                     n += 1
     return out
 
@@ -182,18 +204,42 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated mutant ids or unit names")
     ap.add_argument("--json", default="", help="write the results here (rewritten after every mutant)")
     ap.add_argument("--report", nargs="*", help="print the table of finished runs")
+    ap.add_argument("--pending", action="store_true", help="with --report: the ids of the mutants not run yet")
+    ap.add_argument("--rerun-survivors", nargs="*", default=None,
+                    help="run again the survivors of these result files (after a property was added)")
     ap.add_argument("-j", type=int, default=2, help="parallel mutants (2)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per engine run (120)")
     a = ap.parse_args()
     if a.report:
-        by_id = {}   # a later file's result of a mutant replaces an earlier one (a re-run)
+        # A later file's result of a mutant replaces an earlier one (a re-run); results are matched to
+        # today's mutants by key(), so a mutant no longer generated (an excluded line) is left out.
+        current = {key(m): m for m in mutants()}
+        by_key = {}
         for f in a.report:
-            for r in json.load(open(f)):
-                by_id[r["id"]] = r
-        results = sorted(by_id.values(), key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
+            seen = {}
+            for r in sorted(json.load(open(f)), key=lambda x: x["line"]):
+                if "nth" not in r:   # runs before "nth" existed: the order of the lines
+                    r["nth"] = seen.get(key(r)[:3], 0)
+                    seen[key(r)[:3]] = r["nth"] + 1
+                if key(r) in current:
+                    r = dict(r, id=current[key(r)]["id"], line=current[key(r)]["line"])
+                    by_key[key(r)] = r
+        results = sorted(by_key.values(), key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
         report(results)
+        if a.pending:
+            done = set(by_key)
+            print("\npending: " + ",".join(m["id"] for m in current.values() if key(m) not in done))
         return 0
     ms = mutants()
+    if a.rerun_survivors is not None:
+        surv = set()
+        for f in a.rerun_survivors:
+            for r in json.load(open(f)):
+                if r["verdict"] == "survived":
+                    surv.add(key(r))
+                elif key(r) in surv:
+                    surv.discard(key(r))
+        ms = [m for m in ms if key(m) in surv]
     if a.only:
         want = set(a.only.split(","))
         ms = [m for m in ms if m["id"] in want or m["unit"] in want]

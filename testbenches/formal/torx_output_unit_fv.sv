@@ -3,7 +3,8 @@
 // The environment is the rest of the router and the downstream router, each keeping its side of the
 // contract (docs/timing-contract.md), as assumptions:
 //   - the VC allocator claims only a free VC (one level; with levels it preempts only when the unit
-//     offers the stack), for a lane that owns no VC;
+//     offers the stack), for a lane that owns no VC and waits on no VC's stack (a preempted lane is
+//     ACTIVE and waits for its VC back: it requests no other; `waiting_q` below, one bit per lane);
 //   - the switch allocator sends a flit on a VC only with a credit for it (credit_ok_o), from the
 //     VC's owner or the lane claiming it in that cycle, and the flits of a VC are whole worms in order;
 //   - the downstream router returns a credit only for a flit it holds: per VC it holds `owed`, the
@@ -52,6 +53,23 @@ module torx_output_unit_fv #(
     .ovc_free_o(ovc_free), .ovc_owner_o(ovc_owner), .ovc_stack_ok_o(ovc_stack_ok), .va_grant_i,
     .va_grant_ivc_i, .va_preempt_i, .tail_ready_i('0), .xb_valid_i, .xb_flit_i, .xb_vc_i, .xb_ivc_i);
 
+  logic [TotalVcs-1:0] waiting_q, waiting_d;   // per lane: preempted, on some VC's stack
+  always_comb begin
+    waiting_d = waiting_q;
+    for (int unsigned l = 0; l < TotalVcs; l++) begin
+      for (int unsigned k = 0; k < NumVcs; k++) begin
+        if (ovc_owner[k*IvcW +: IvcW] == IvcW'(l)) waiting_d[l] = 1'b0;   // it owns a VC again
+      end
+      for (int unsigned k = 0; k < NumVcs; k++) begin
+        if (va_grant_i[k] && va_preempt_i[k] && ovc_owner[k*IvcW +: IvcW] == IvcW'(l)) waiting_d[l] = 1'b1;
+      end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) waiting_q <= '0;
+    else waiting_q <= waiting_d;
+  end
+
   logic [NumVcs-1:0] in_worm_q;        // per VC: a worm in progress on the VC (its next index)
   logic [NumVcs*32-1:0] msg_q, seq_q;
 
@@ -76,7 +94,8 @@ module torx_output_unit_fv #(
       end
       if (rst_ni) begin
         if (va_grant_i[v]) begin
-          assume (va_grant_ivc_i[v*IvcW +: IvcW] != Free && 32'(va_grant_ivc_i[v*IvcW +: IvcW]) < TotalVcs && !owns_other);
+          assume (va_grant_ivc_i[v*IvcW +: IvcW] != Free && 32'(va_grant_ivc_i[v*IvcW +: IvcW]) < TotalVcs && !owns_other &&
+                  !waiting_q[va_grant_ivc_i[v*IvcW +: IvcW]]);
           assume (ovc_free[v] || (PriorityLevels > 1 && va_preempt_i[v] && ovc_stack_ok[v] &&
                                   va_grant_ivc_i[v*IvcW +: IvcW] != owner));
         end
