@@ -6,6 +6,10 @@
 //                 that lane asked for;
 //   sa_exclusive  at most one flit per output port (a grant names one input port) and per input port
 //                 (no input port wins at two outputs) in a cycle;
+//   sa_offer      work conservation and levels at the input stage: an input port offers a lane exactly
+//                 when one of its lanes is ready, and (K > 1) a lane of the highest ready level;
+//   sa_grant      work conservation and levels at the output stage: an output port with an offer sends
+//                 a flit, and (K > 1) the winner's offer is of the highest level offered to it;
 //   sa_fair       round robin at the output stage: while input port p keeps offering a lane for output
 //                 o at the highest level offered to o, at most NumPorts - 1 grants of o go to other
 //                 input ports before p's.
@@ -38,8 +42,28 @@
       wins = '0;
       for (int unsigned o = 0; o < NumPorts; o++) wins = wins + 32'(out_grant[o*NumPorts + p]);
     end
+    logic any_ready;
+    logic [LevelW-1:0] top_ready;
+    always_comb begin
+      any_ready = 1'b0;
+      top_ready = '0;
+      for (int unsigned l = 0; l < PLanes; l++) begin
+        if (req_i[PFirst + l]) begin
+          any_ready = 1'b1;
+          if (LevelW'(l % Levels) > top_ready) top_ready = LevelW'(l % Levels);
+        end
+      end
+    end
     always_ff @(posedge clk_i) begin
       if (rst_ni && props_up_q) begin
+        `TORX_ASSERT(in_valid[p] == any_ready, ("sa_offer: input port %0d offers %0d with ready lanes %0d", p,
+                                                 in_valid[p], any_ready))
+        if (Levels > 1 && in_valid[p]) begin
+          `TORX_ASSERT(in_level[p*LevelW +: LevelW] == top_ready &&
+                       LevelW'(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) % Levels) == top_ready,
+                       ("sa_offer: input port %0d offers lane %0d (level %0d), its highest ready level is %0d", p,
+                        in_lane_o[p*LaneIdxW +: LaneIdxW], in_level[p*LevelW +: LevelW], top_ready))
+        end
         `TORX_ASSERT(wins <= 1, ("sa_exclusive: input port %0d wins at %0d outputs", p, wins))
         if (in_win_o[p]) begin
           `TORX_ASSERT(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) < PLanes && req_i[lane],
@@ -50,6 +74,28 @@
   end
 
   for (genvar o = 0; o < NumPorts; o++) begin : gen_props_out
+    logic offered;
+    logic [LevelW-1:0] top_offer;
+    always_comb begin
+      offered = 1'b0;
+      top_offer = '0;
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o)) begin
+          offered = 1'b1;
+          if (in_level[p*LevelW +: LevelW] > top_offer) top_offer = in_level[p*LevelW +: LevelW];
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && props_up_q) begin
+        `TORX_ASSERT(out_valid_o[o] == offered, ("sa_grant: output %0d sends %0d with offers %0d", o, out_valid_o[o], offered))
+        if (Levels > 1 && out_valid_o[o]) begin
+          `TORX_ASSERT(in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW] == top_offer,
+                       ("sa_grant: output %0d grants an offer of level %0d, the highest offered is %0d", o,
+                        in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW], top_offer))
+        end
+      end
+    end
     always_ff @(posedge clk_i) begin
       if (rst_ni && props_up_q && out_valid_o[o]) begin
         `TORX_ASSERT(in_valid[out_port_o[o*PortW +: PortW]] && in_port[out_port_o[o*PortW +: PortW]*PortW +: PortW] == PortW'(o),
