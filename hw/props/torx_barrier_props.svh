@@ -7,7 +7,11 @@
 //                only after the node's entry and every child of the mask arrived;
 //   bar_complete a configured unit whose node and children all arrived completes in that cycle (a
 //                complete set is never left waiting);
-//   bar_release  release_o pulses only after a release_i from the parent or a completion at the root.
+//   bar_release  release_o pulses only after a release_i from the parent or a completion at the root;
+//   bar_cfg      the configuration port's verdict on an image, from the words kept here: accepted
+//                exactly when it has three words, the magic, a mask within the unit's ports and a
+//                parent that is a port or the root, and then the mask, parent and pad are the words';
+//                refused with the first reason (length, magic, mask, port) otherwise.
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
 `ifdef FORMAL
@@ -27,6 +31,42 @@
     if (!rst_ni) props_arrived_q <= '0;
     else if (!done_q || complete) props_arrived_q <= '0;
     else props_arrived_q <= props_now;
+  end
+
+  // The current image's words as they arrive (bar_cfg).
+  logic [1:0] cfg_n_q;          // words of the current image seen, 3: three or more
+  logic [31:0] cfg_w0_q, cfg_w1_q;
+  logic [31:0] cfg_w0, cfg_w1, cfg_w2;
+  logic cfg_ok, cfg_mask_ok, cfg_port_ok;
+  logic [3:0] cfg_code;
+  logic cfg_last_p_q, cfg_ok_p_q;
+  logic [3:0] cfg_code_p_q;
+  logic [31:0] cfg_w1_p_q, cfg_w2_p_q;
+  assign cfg_w0 = (cfg_n_q == 2'd0) ? cfg_data_i : cfg_w0_q;
+  assign cfg_w1 = (cfg_n_q == 2'd1) ? cfg_data_i : cfg_w1_q;
+  assign cfg_w2 = cfg_data_i;   // with cfg_last_i at three words, the last one
+  assign cfg_mask_ok = NumNetPorts >= 32 || (cfg_w1 >> NumNetPorts) == 32'd0;
+  assign cfg_port_ok = cfg_w2[7:0] == torx_pkg::BarrierRoot || 32'(cfg_w2[7:0]) < NumNetPorts;
+  always_comb begin
+    cfg_code = torx_pkg::CfgOk;
+    if (cfg_n_q != 2'd2) cfg_code = torx_pkg::CfgErrLength;
+    else if (cfg_w0 != torx_pkg::BarrierMagic) cfg_code = torx_pkg::CfgErrMagic;
+    else if (!cfg_mask_ok) cfg_code = torx_pkg::CfgErrMask;
+    else if (!cfg_port_ok) cfg_code = torx_pkg::CfgErrPort;
+  end
+  assign cfg_ok = cfg_code == torx_pkg::CfgOk;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cfg_n_q <= '0;
+    else if (cfg_valid_i) cfg_n_q <= cfg_last_i ? 2'd0 : (cfg_n_q == 2'd3) ? 2'd3 : cfg_n_q + 2'd1;
+  end
+  always_ff @(posedge clk_i) begin
+    if (cfg_valid_i && cfg_n_q == 2'd0) cfg_w0_q <= cfg_data_i;
+    if (cfg_valid_i && cfg_n_q == 2'd1) cfg_w1_q <= cfg_data_i;
+    cfg_last_p_q <= cfg_valid_i && cfg_last_i;
+    cfg_ok_p_q <= cfg_ok;
+    cfg_code_p_q <= cfg_code;
+    cfg_w1_p_q <= cfg_w1;
+    cfg_w2_p_q <= cfg_w2;
   end
 
 `ifdef FORMAL
@@ -54,6 +94,18 @@
       end
       if (gather_o) begin
         `TORX_ASSERT(gather_p_q, ("bar_after_all: gather_o without a completion"))
+      end
+      if (cfg_last_p_q) begin
+        `TORX_ASSERT(cfg_done_o == cfg_ok_p_q && cfg_error_o == !cfg_ok_p_q &&
+                     (cfg_ok_p_q || cfg_error_code_o == cfg_code_p_q),
+                     ("bar_cfg: an image %0s accepted (done %0d, error %0d, code %0d; expected code %0d)",
+                      cfg_ok_p_q ? "to be" : "not to be", cfg_done_o, cfg_error_o, cfg_error_code_o, cfg_code_p_q))
+        if (cfg_ok_p_q) begin
+          `TORX_ASSERT(child_mask_o == cfg_w1_p_q[NumNetPorts-1:0] && parent_port_o == cfg_w2_p_q[7:0] &&
+                       pad_o == cfg_w2_p_q[31:8],
+                       ("bar_cfg: mask %b, parent %0d, pad %0d after an image of %b, %0d, %0d", child_mask_o,
+                        parent_port_o, pad_o, cfg_w1_p_q[NumNetPorts-1:0], cfg_w2_p_q[7:0], cfg_w2_p_q[31:8]))
+        end
       end
       if (release_o) begin
         `TORX_ASSERT(release_p_q, ("bar_release: release_o without a release or a completion at the root"))
