@@ -242,6 +242,22 @@ const std::string& kit_hash() {
   return h;
 }
 
+// TORX_RTL_COVERAGE=DIR (scripts/coverage.sh, docs/verification.md, "Coverage"): models are built with
+// Verilator's line and toggle coverage (another key, another cache entry), and each harness writes its
+// counts to DIR when it is destroyed (hw/verilated_harness.hpp).
+bool coverage_build() { return !getenv_str("TORX_RTL_COVERAGE").empty(); }
+
+std::string verilator_flags() {
+  return std::string(kVerilatorFlags) + (coverage_build() ? " --coverage-line --coverage-toggle" : "");
+}
+
+std::string model_cxx_flags() {
+  std::string f = kModelCxxFlags;
+  if (coverage_build())
+    if (const size_t p = f.find("-DVM_COVERAGE=0"); p != std::string::npos) f.replace(p, 15, "-DVM_COVERAGE=1");
+  return f;
+}
+
 // An advisory lock on a file, released by the destructor.
 class FileLock {
  public:
@@ -458,13 +474,15 @@ std::string RtlCache::key_of(const RtlModelSpec& spec) {
   const Tools& t = tools();
   std::string text = fmt::format(
       "torx-rtl-key {}\ntop {}\nparams {}\nkit {}\nverilator {} {}\nverilator-flags {}\ncxx {}\ncxx-flags {}\n",
-      kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, kVerilatorFlags,
-      t.cxx_id, kModelCxxFlags);
+      kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, verilator_flags(),
+      t.cxx_id, model_cxx_flags());
   if (!spec.sources.empty()) text += fmt::format("foreign {} {}\n", kForeignVerilatorFlags, foreign_sources_hash(spec));
   return hex64(fnv1a64(text.data(), text.size()));
 }
 
-std::string RtlCache::entry_name(const RtlModelSpec& spec) { return spec.name + "-" + key_of(spec); }
+std::string RtlCache::entry_name(const RtlModelSpec& spec) {
+  return spec.name + (coverage_build() ? "_cov-" : "-") + key_of(spec);
+}
 
 fs::path RtlCache::ensure(const RtlModelSpec& spec, bool* built) {
   if (built) *built = false;
@@ -552,7 +570,7 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   // 1. Verilator: every SV source of the kit (or the foreign top's), the top and its parameters.
   std::vector<std::string> cmd = {t.verilator, "--cc"};
   {
-    std::istringstream flags(kVerilatorFlags);
+    std::istringstream flags(verilator_flags());
     for (std::string f; flags >> f;) cmd.push_back(f);
   }
   cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top});
@@ -609,10 +627,11 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   split(fast, jobs, false);
   split(slow, std::max(1, jobs / 2), true);
   units.push_back(Unit{"#include \"torx_factory.cpp\"\n", 3e6, false});
+  if (coverage_build()) units.push_back(Unit{"#include \"verilated_cov.cpp\"\n", 1e5, true});  // not in the runtime
   std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.cost > b.cost; });
   std::vector<std::string> base = {t.cxx};
   {
-    std::istringstream flags(kModelCxxFlags);
+    std::istringstream flags(model_cxx_flags());
     for (std::string f; flags >> f;) base.push_back(f);
   }
   base.insert(base.end(), {"-DTORX_RTL_KIND=" + std::string(kind), "-I" + (tmp / "obj").string(),

@@ -148,4 +148,6 @@ module torx_barrier #(
   end
 `endif
 
+  `include "props/torx_barrier_props.svh"  // docs/verification.md, "Properties"
+
 endmodule

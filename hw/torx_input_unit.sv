@@ -435,4 +435,6 @@ module torx_input_unit #(
   end
 `endif
 
+  `include "props/torx_input_unit_props.svh"  // docs/verification.md, "Properties"
+
 endmodule

@@ -250,4 +250,6 @@ module torx_output_unit #(
   end
 `endif
 
+  `include "props/torx_output_unit_props.svh"  // docs/verification.md, "Properties"
+
 endmodule

@@ -378,4 +378,6 @@ module torx_router #(
   end
 `endif
 
+  `include "props/torx_router_props.svh"  // docs/verification.md, "Properties"
+
 endmodule

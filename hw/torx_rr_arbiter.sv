@@ -38,4 +38,6 @@ module torx_rr_arbiter #(
     valid_o = |req_i;
   end
 
+  `include "props/torx_rr_arbiter_props.svh"  // docs/verification.md, "Properties"
+
 endmodule

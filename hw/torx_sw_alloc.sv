@@ -186,4 +186,6 @@ module torx_sw_alloc #(
     end
   end
 
+  `include "props/torx_sw_alloc_props.svh"  // docs/verification.md, "Properties"
+
 endmodule

@@ -219,4 +219,6 @@ module torx_vc_alloc #(
     end
   end
 
+  `include "props/torx_vc_alloc_props.svh"  // docs/verification.md, "Properties"
+
 endmodule

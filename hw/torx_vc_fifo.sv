@@ -82,6 +82,8 @@ module torx_vc_fifo #(
   end
 `endif
 
+  `include "props/torx_vc_fifo_props.svh"  // docs/verification.md, "Properties"
+
 endmodule
 
 `endif  // TORX_VC_FIFO_SV_

@@ -20,6 +20,13 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 #include <verilated_syms.h>
+#if VM_COVERAGE
+#include <verilated_cov.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <unistd.h>
+#endif
 
 #include <fmt/format.h>
 
@@ -107,6 +114,13 @@ class VerilatedHarness : public Core {
   ~VerilatedHarness() override {
     close_trace();
     Verilated::threadContextp(ctx_.get());  // the model's scopes unregister from the current context
+#if VM_COVERAGE
+    // A coverage build (TORX_RTL_COVERAGE=DIR, hw/rtl_cache.cpp): this instance's counts, one file each.
+    if (const char* dir = std::getenv("TORX_RTL_COVERAGE"); dir != nullptr && *dir != '\0') {
+      static std::atomic<unsigned> serial{0};
+      ctx_->coveragep()->write(fmt::format("{}/cov-{}-{}.dat", dir, ::getpid(), serial++).c_str());
+    }
+#endif
     m_.reset();
   }
 

@@ -99,6 +99,12 @@ for m in 1 2 3 4; do
   "$TORX" cosim --topo 8x8 --load 0.4 --cycles 20000 --seed 7 --mutant "$m" --json "$tmp/m.json" >/dev/null 2>"$tmp/err"
   rc=$?
   set -e
+  if ((rc == 4)) && grep -q "an RTL assertion" "$tmp/err"; then
+    # A property (hw/props, docs/verification.md) stopped the mutant before the outputs differed.
+    prop=$(grep -o "Assertion failed in [^:]*: [a-z_]*" "$tmp/err" | head -1 | sed 's/.*: //')
+    echo "| $m | stopped by a property | $prop | $(grep -m1 -o 'Assertion failed in .*' "$tmp/err" | cut -c1-160) |"
+    continue
+  fi
   if ((rc != 1)); then
     echo "| $m | NOT CAUGHT (exit $rc) | | |"
     fail=1

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <stdexcept>
 
 #include "rtl_test_util.hpp"
 
@@ -41,7 +42,17 @@ std::optional<model::Mismatch> first_difference(const char* config, int cycles) 
   const int np = a.shape().ports();
   for (int t = 0; t < cycles; ++t) {
     a.step();
-    b.step();
+    try {
+      b.step();
+    } catch (const std::logic_error&) {
+      // One of the RTL's properties (hw/props, docs/verification.md) stopped the mutant in this
+      // cycle, before its outputs could be compared: Verilator printed which.
+      model::Mismatch m;
+      m.field = "property";
+      m.cycle = static_cast<uint64_t>(t);
+      m.router = 5;
+      return m;
+    }
     std::vector<model::PortWires> oa, ob;
     for (int p = 0; p < np; ++p) {
       oa.push_back(a.out(p));
@@ -76,7 +87,9 @@ TEST(RtlMutants, EarlyReleaseIsVisibleInTheVcOwners) {
   ASSERT_TRUE(m.has_value());
   // The VC goes to a waiting worm while the old tail is still at the front: the new owner, or (as
   // outputs are compared first) the new worm's flit on that VC in the same cycle.
-  EXPECT_TRUE(m->field == "ovc_owner_q" || m->field.rfind("flit", 0) == 0) << m->describe("r2d", "mutant", kPorts);
+  // Or, in the cycle of the grant, the property ou_grant_free (a claim of a VC that has an owner).
+  EXPECT_TRUE(m->field == "ovc_owner_q" || m->field.rfind("flit", 0) == 0 || m->field == "property")
+      << m->describe("r2d", "mutant", kPorts);
 }
 
 TEST(RtlMutants, StuckArbiterPointerIsVisibleInTheSnapshot) {

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+// torx_sw_alloc_props: the properties of the switch allocator (docs/verification.md, "Properties"),
+// included at the end of torx_sw_alloc:
+//   sa_reset      after reset every pointer is 0;
+//   sa_requested  an input port offers, and wins with, only a lane that is ready, for the output port
+//                 that lane asked for;
+//   sa_exclusive  at most one flit per output port (a grant names one input port) and per input port
+//                 (no input port wins at two outputs) in a cycle;
+//   sa_offer      work conservation and levels at the input stage: an input port offers a lane exactly
+//                 when one of its lanes is ready, and (K > 1) a lane of the highest ready level;
+//   sa_grant      work conservation and levels at the output stage: an output port with an offer sends
+//                 a flit, and (K > 1) the winner's offer is of the highest level offered to it;
+//   sa_fair       round robin at the output stage: while input port p keeps offering a lane for output
+//                 o at the highest level offered to o, at most NumPorts - 1 grants of o go to other
+//                 input ports before p's.
+`include "props/torx_props_defs.svh"
+`ifdef TORX_PROPS
+`ifdef FORMAL
+  initial assume (!rst_ni);   // a proof starts in reset
+`endif
+  logic props_up_q = 1'b0;   // the unit was out of reset at the previous clock edge
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) props_up_q <= 1'b0;
+    else props_up_q <= 1'b1;
+  end
+
+  localparam int unsigned PropsFairW = $clog2(NumPorts + 1);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && !props_up_q) begin
+      `TORX_ASSERT(sa_in_rr_q == '0 && sa_out_rr_q == '0, ("sa_reset: pointers not 0 after reset"))
+    end
+  end
+
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_props_in
+    localparam int unsigned PLanes = ((p < NumNetPorts) ? NetVcs : 1) * Levels;
+    localparam int unsigned PFirst = ((p < NumNetPorts) ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts)) * Levels;
+    logic [torx_pkg::clog2w(TotalLanes)-1:0] lane;
+    logic [31:0] wins;
+    assign lane = torx_pkg::clog2w(TotalLanes)'(PFirst + 32'(in_lane_o[p*LaneIdxW +: LaneIdxW]));
+    always_comb begin
+      wins = '0;
+      for (int unsigned o = 0; o < NumPorts; o++) wins = wins + 32'(out_grant[o*NumPorts + p]);
+    end
+    logic any_ready;
+    logic [LevelW-1:0] top_ready;
+    always_comb begin
+      any_ready = 1'b0;
+      top_ready = '0;
+      for (int unsigned l = 0; l < PLanes; l++) begin
+        if (req_i[PFirst + l]) begin
+          any_ready = 1'b1;
+          if (LevelW'(l % Levels) > top_ready) top_ready = LevelW'(l % Levels);
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && props_up_q) begin
+        `TORX_ASSERT(in_valid[p] == any_ready, ("sa_offer: input port %0d offers %0d with ready lanes %0d", p,
+                                                 in_valid[p], any_ready))
+        if (Levels > 1 && in_valid[p]) begin
+          `TORX_ASSERT(in_level[p*LevelW +: LevelW] == top_ready &&
+                       LevelW'(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) % Levels) == top_ready,
+                       ("sa_offer: input port %0d offers lane %0d (level %0d), its highest ready level is %0d", p,
+                        in_lane_o[p*LaneIdxW +: LaneIdxW], in_level[p*LevelW +: LevelW], top_ready))
+        end
+        `TORX_ASSERT(wins <= 1, ("sa_exclusive: input port %0d wins at %0d outputs", p, wins))
+        if (in_win_o[p]) begin
+          `TORX_ASSERT(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) < PLanes && req_i[lane],
+                       ("sa_requested: input port %0d wins with lane %0d, which is not ready", p, in_lane_o[p*LaneIdxW +: LaneIdxW]))
+        end
+      end
+    end
+  end
+
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_props_out
+    logic offered;
+    logic [LevelW-1:0] top_offer;
+    always_comb begin
+      offered = 1'b0;
+      top_offer = '0;
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o)) begin
+          offered = 1'b1;
+          if (in_level[p*LevelW +: LevelW] > top_offer) top_offer = in_level[p*LevelW +: LevelW];
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && props_up_q) begin
+        `TORX_ASSERT(out_valid_o[o] == offered, ("sa_grant: output %0d sends %0d with offers %0d", o, out_valid_o[o], offered))
+        if (Levels > 1 && out_valid_o[o]) begin
+          `TORX_ASSERT(in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW] == top_offer,
+                       ("sa_grant: output %0d grants an offer of level %0d, the highest offered is %0d", o,
+                        in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW], top_offer))
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && props_up_q && out_valid_o[o]) begin
+        `TORX_ASSERT(in_valid[out_port_o[o*PortW +: PortW]] && in_port[out_port_o[o*PortW +: PortW]*PortW +: PortW] == PortW'(o),
+                     ("sa_requested: output %0d grants input port %0d, which did not offer a lane for it", o,
+                      out_port_o[o*PortW +: PortW]))
+      end
+    end
+    // The input ports competing for o: offers of the highest level among the offers for o.
+    logic [NumPorts-1:0] competing;
+    always_comb begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        competing[p] = in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o);
+      end
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        for (int unsigned k = 0; k < NumPorts; k++) begin
+          if (in_valid[k] && in_port[k*PortW +: PortW] == PortW'(o) && in_level[k*LevelW +: LevelW] > in_level[p*LevelW +: LevelW]) competing[p] = 1'b0;
+        end
+      end
+    end
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_props_fair
+      logic [PropsFairW-1:0] passed_q;   // grants of o to other input ports while p competes
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) passed_q <= '0;
+        else if (!competing[p] || out_grant[o*NumPorts + p]) passed_q <= '0;
+        else if (out_valid_o[o] && 32'(passed_q) < NumPorts) passed_q <= passed_q + PropsFairW'(1);
+      end
+      always_ff @(posedge clk_i) begin
+        if (rst_ni && props_up_q) begin
+          `TORX_ASSERT(32'(passed_q) < NumPorts,
+                       ("sa_fair: input port %0d waited for output %0d through %0d grants to others", p, o, passed_q))
+        end
+      end
+    end
+  end
+`endif  // TORX_PROPS

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# mutate.py: mutation testing of the router's units against their properties (docs/verification.md,
+# "Mutation testing").
+#
+# Generates mutants of hw/*.sv systematically, one textual change each, over the logic of the units
+# that have a formal proof (scripts/formal.py): the round-robin arbiter, the VC FIFO, the output
+# unit, the VC and switch allocators and the barrier unit. Operators, applied to every site of the
+# unit's logic (comments, the simulation-only `ifndef SYNTHESIS` blocks and the property include are
+# left alone):
+#   rel     a relational operator replaced (== and !=, < and <=, > and >=)
+#   logic   && and || swapped
+#   not     a logical negation dropped
+#   const   a one-bit or fill constant flipped ('0 and '1, 1'b0 and 1'b1), which covers reset values
+#   obo     an off-by-one: + 1 / - 1 / + W'(1) / - W'(1) in an expression becomes 2
+#   arith   + and - swapped in a counter update
+# Each mutant is written into a scratch directory (never into hw/), and the unit's proofs run on it
+# (yosys + ABC: BMC at the proof's depth, then the unbounded pdr if BMC finds nothing). A mutant is
+# killed when a proof fails; it survives when every proof passes; it is invalid when yosys refuses it
+# (left out of the rate). The kill criterion is the property checks alone: the same properties are
+# compiled into every Verilated model, so a mutant the proofs kill also stops a simulation that
+# reaches the failing state (docs/verification.md).
+#
+# Usage:
+#   scripts/mutate.py --list                      the mutants (id, unit, operator, line, change)
+#   nice -n 19 scripts/mutate.py --json m.json    all of them (-j 2 by default), a table at the end
+#   scripts/mutate.py --only output_unit:3,barrier:0
+#   scripts/mutate.py --report m.json r.json      the table of finished runs (a later file's result of
+#                                                 a mutant replaces an earlier one: a re-run)
+# Exit: 0 done (whatever the rate), 2 bad usage or a missing tool.
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import formal  # noqa: E402
+
+ROOT = formal.ROOT
+
+# unit: (source file, the proofs that check it)
+UNITS = {
+    "rr_arbiter": ("hw/torx_rr_arbiter.sv", ["rr_arbiter"]),
+    "vc_fifo": ("hw/torx_vc_fifo.sv", ["vc_fifo"]),
+    "output_unit": ("hw/torx_output_unit.sv", ["output_unit", "output_unit_k2"]),
+    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2"]),
+    "sw_alloc": ("hw/torx_sw_alloc.sv", ["sw_alloc", "sw_alloc_k2"]),
+    "barrier": ("hw/torx_barrier.sv", ["barrier"]),
+}
+
+# A smaller VC allocator for the mutants (one class, two VCs: 5 lanes), so yosys reads it in seconds.
+formal.PROOFS["vc_alloc_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
+                               {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 2}, [], 12, "pdr",
+                               "va_* (5 lanes)")
+
+OPERATORS = [
+    ("rel", r"(?<![=!<>])==(?!=)", "!="),
+    ("rel", r"!=", "=="),
+    ("rel", r"(?<=\s)<(?=\s)", "<="),
+    ("rel", r"(?<=\s)>(?=\s)", ">="),
+    ("rel", r"(?<=\s)>=(?=\s)", ">"),
+    ("logic", r"&&", "||"),
+    ("logic", r"\|\|", "&&"),
+    ("not", r"!(?=[A-Za-z_(])", ""),
+    ("const", r"(?<![\w'])'0\b", "'1"),
+    ("const", r"(?<![\w'])'1\b", "'0"),
+    ("const", r"1'b0", "1'b1"),
+    ("const", r"1'b1", "1'b0"),
+    ("obo", r"(?<=[+-] )1(?![\w'])", "2"),
+    ("obo", r"(?<=\w'\()1(?=\))", "2"),
+    ("arith", r"(?<=\w) \+ (?=\w)", " - "),
+    ("arith", r"(?<=\w) - (?=\w)", " + "),
+]
+
+
+def logic_lines(text):
+    """Indices of the lines that hold the unit's logic: not comments, not simulation-only blocks,
+    not declarations of parameters or ports, not the property include, not a loop's header (its
+    bounds: one past a vector's end only drops a write or reads X, equivalent by construction), not
+    the code of the hand-written mutants (a block under `if (Mutant ...)`, elaborated only in the
+    mutant's configuration)."""
+    lines = text.split("\n")
+    keep = []
+    in_module = False
+    skip_depth = 0
+    mutant_depth = 0   # begin/end depth inside a block elaborated only for a hand-written mutant
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if s.startswith("module "):
+            in_module = True
+        if not in_module:
+            continue
+        code = s.split("//")[0]
+        if mutant_depth or (re.match(r"(end else )?if \(Mutant\b", code) and re.search(r"\bbegin\b", code)):
+            for tok in re.findall(r"\b(begin|end)\b", code):
+                mutant_depth += 1 if tok == "begin" else -1
+                if mutant_depth == 0:
+                    break
+            continue
+        if re.match(r"for \(", code):
+            continue
+        if s.startswith("`ifndef SYNTHESIS") or s.startswith("`ifdef SYNTHESIS"):
+            skip_depth += 1
+            continue
+        if skip_depth:
+            if s.startswith("`ifdef") or s.startswith("`ifndef"):
+                skip_depth += 1
+            elif s.startswith("`endif"):
+                skip_depth -= 1
+            continue
+        if (not s or s.startswith("//") or s.startswith("`") or s.startswith("parameter") or
+                s.startswith("localparam") or s.startswith("input") or s.startswith("output") or
+                s.startswith("module") or s.startswith(")") or "$fatal" in s or "Mutant" in s):
+            continue
+        keep.append(i)
+    return lines, keep
+
+
+def key(m):
+    """A mutant's identity across runs and edits elsewhere in the file: unit, original line, mutated
+    line and which of several identical such pairs in the unit (the id and line number change when
+    lines are excluded or added)."""
+    return (m["unit"], m["old"], m["new"], m.get("nth", 0))
+
+
+def mutants():
+    """Every mutant: (id 'unit:n', unit, operator, line number, original line, mutated line)."""
+    out = []
+    for unit, (path, _) in UNITS.items():
+        text = open(os.path.join(ROOT, path)).read()
+        lines, keep = logic_lines(text)
+        n = 0
+        for i in keep:
+            code = lines[i].split("//")[0]
+            for op, pat, rep in OPERATORS:
+                for m in re.finditer(pat, code):
+                    new = code[:m.start()] + rep + code[m.end():]
+                    rest = lines[i][len(code):]
+                    mut = {"id": f"{unit}:{n}", "unit": unit, "op": op, "line": i + 1,
+                           "old": lines[i].strip(), "new": (new + rest).strip(), "_new_line": new + rest}
+                    mut["nth"] = sum(1 for o in out if key(o)[:3] == key(mut)[:3])
+                    out.append(mut)
+                    n += 1
+    return out
+
+
+def run_one(mut, timeout):
+    path, proofs = UNITS[mut["unit"]]
+    work = tempfile.mkdtemp(prefix="torx-mutant-")
+    try:
+        lines = open(os.path.join(ROOT, path)).read().split("\n")
+        lines[mut["line"] - 1] = mut["_new_line"]
+        mfile = os.path.join(work, os.path.basename(path))
+        with open(mfile, "w") as f:
+            f.write("\n".join(lines))
+        t0 = time.monotonic()
+        verdict, by = "survived", []
+        for p in proofs:
+            r = formal.prove(p, False, work, subst={path: mfile}, timeout=timeout)
+            if r["status"] == "error":
+                verdict = "invalid"
+                by = [r.get("detail", "")]
+                break
+            if r["status"] == "fail":
+                verdict = "killed"
+                by.append(f"{p}: {r['bmc'] if r['bmc'].startswith('fails') else 'pdr ' + r['full']}")
+                break
+        res = {k: v for k, v in mut.items() if not k.startswith("_")}
+        res.update(verdict=verdict, by=by, seconds=round(time.monotonic() - t0, 1))
+        return res
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def report(results, out=sys.stdout):
+    valid = [r for r in results if r["verdict"] != "invalid"]
+    killed = [r for r in valid if r["verdict"] == "killed"]
+    out.write("| unit | mutants | invalid | killed | survived | kill rate |\n|---|---|---|---|---|---|\n")
+    for unit in UNITS:
+        rs = [r for r in results if r["unit"] == unit]
+        if not rs:
+            continue
+        v = [r for r in rs if r["verdict"] != "invalid"]
+        k = [r for r in v if r["verdict"] == "killed"]
+        out.write(f"| {unit} | {len(rs)} | {len(rs) - len(v)} | {len(k)} | {len(v) - len(k)} | "
+                  f"{100.0 * len(k) / len(v) if v else 0:.1f} % |\n")
+    out.write(f"| all | {len(results)} | {len(results) - len(valid)} | {len(killed)} | {len(valid) - len(killed)} | "
+              f"{100.0 * len(killed) / len(valid) if valid else 0:.1f} % |\n")
+    surv = [r for r in valid if r["verdict"] == "survived"]
+    if surv:
+        out.write("\nSurvivors:\n\n| mutant | operator | line | original | mutated |\n|---|---|---|---|---|\n")
+        for r in surv:
+            out.write(f"| {r['id']} | {r['op']} | {r['line']} | `{r['old']}` | `{r['new']}` |\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="mutation testing of the units against their properties")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated mutant ids or unit names")
+    ap.add_argument("--json", default="", help="write the results here (rewritten after every mutant)")
+    ap.add_argument("--report", nargs="*", help="print the table of finished runs")
+    ap.add_argument("--pending", action="store_true", help="with --report: the ids of the mutants not run yet")
+    ap.add_argument("--rerun-survivors", nargs="*", default=None,
+                    help="run again the survivors of these result files (after a property was added)")
+    ap.add_argument("-j", type=int, default=2, help="parallel mutants (2)")
+    ap.add_argument("--timeout", type=int, default=120, help="seconds per engine run (120)")
+    a = ap.parse_args()
+    if a.report:
+        # A later file's result of a mutant replaces an earlier one (a re-run); results are matched to
+        # today's mutants by key(), so a mutant no longer generated (an excluded line) is left out.
+        current = {key(m): m for m in mutants()}
+        by_key = {}
+        for f in a.report:
+            seen = {}
+            for r in sorted(json.load(open(f)), key=lambda x: x["line"]):
+                if "nth" not in r:   # runs before "nth" existed: the order of the lines
+                    r["nth"] = seen.get(key(r)[:3], 0)
+                    seen[key(r)[:3]] = r["nth"] + 1
+                if key(r) in current:
+                    r = dict(r, id=current[key(r)]["id"], line=current[key(r)]["line"])
+                    by_key[key(r)] = r
+        results = sorted(by_key.values(), key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
+        report(results)
+        if a.pending:
+            done = set(by_key)
+            print("\npending: " + ",".join(m["id"] for m in current.values() if key(m) not in done))
+        return 0
+    ms = mutants()
+    if a.rerun_survivors is not None:
+        surv = set()
+        for f in a.rerun_survivors:
+            for r in json.load(open(f)):
+                if r["verdict"] == "survived":
+                    surv.add(key(r))
+                elif key(r) in surv:
+                    surv.discard(key(r))
+        ms = [m for m in ms if key(m) in surv]
+    if a.only:
+        want = set(a.only.split(","))
+        ms = [m for m in ms if m["id"] in want or m["unit"] in want]
+        if not ms:
+            sys.stderr.write(f"mutate.py: no mutant matches {a.only!r} (--list)\n")
+            return 2
+    if a.list:
+        for m in ms:
+            print(f"{m['id']:16} {m['op']:6} {UNITS[m['unit']][0]}:{m['line']}: {m['old']}  ->  {m['new']}")
+        print(f"{len(ms)} mutants")
+        return 0
+    formal.need("yosys")
+    formal.need("yosys-abc")
+    results = []
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
+        futs = {ex.submit(run_one, m, a.timeout): m for m in ms}
+        for f in concurrent.futures.as_completed(futs):
+            r = f.result()
+            results.append(r)
+            print(f"{r['id']:16} {r['verdict']:8} {r['seconds']:6.1f} s  {r['old']}  ->  {r['new']}  "
+                  f"{'; '.join(r['by'])}", flush=True)
+            if a.json:
+                results.sort(key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
+                with open(a.json, "w") as out:
+                    json.dump(results, out, indent=1)
+    results.sort(key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
+    print(f"\n{len(results)} mutants in {time.monotonic() - t0:.0f} s\n")
+    report(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
