@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/node_memory.hpp"
 
+#include "core/errors.hpp"
 #include "models/arena.hpp"
 
 #include <algorithm>
@@ -15,12 +16,7 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
       stride_((block_bytes + 7) / 8 * 8),
       nodes_(static_cast<size_t>(space.topology().nodes())) {
   const uint64_t u = space.universe();
-  const size_t slots = moves_ ? u : u * nodes_;
-  // Large and touched at random: ask for huge pages before the first touch (arena.hpp).
-  arena_.reserve(slots * stride_);
-  Arena::advise_huge(arena_.data(), slots * stride_);
-  arena_.assign(slots * stride_, kPoison);
-  state_.assign(slots, 0);
+  allocate(moves_ ? u : u * nodes_);
   if (moves_) {
     owner_.assign(u, kNoOwner);
     for (sw::BlockId b = 0; b < u; ++b) {
@@ -37,6 +33,85 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
   }
 }
 
+NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed, std::vector<uint8_t> owned,
+                       std::vector<uint8_t>& needed)
+    : space_(&space),
+      content_(seed, space.collective()),
+      moves_(sw::moves_blocks(space.collective())),
+      block_bytes_(block_bytes),
+      stride_((block_bytes + 7) / 8 * 8),
+      nodes_(0),
+      part_(true),
+      owned_(std::move(owned)) {
+  const uint64_t u = space.universe();
+  TORX_CHECK(owned_.size() == static_cast<size_t>(space.topology().nodes()), "a part of another network");
+  if (moves_) {
+    TORX_CHECK(needed.size() == u, "a block list of another block space");
+    block_slot_.assign(u, kNoSlot);
+    uint32_t slots = 0;
+    for (sw::BlockId b = 0; b < u; ++b) {
+      if (!needed[b]) continue;
+      TORX_CHECK(slots < kNoSlot - 1, "more than 4 G blocks on one rank");
+      block_slot_[b] = slots++;
+    }
+    needed = {};
+    allocate(slots);
+    owner_.assign(slots, kNoOwner);
+    for (sw::BlockId b = 0; b < u; ++b) {
+      const uint32_t i = block_slot_[b];
+      if (i == kNoSlot || !space.exists(b)) continue;
+      const sw::NodeId s = space.source(b);
+      // A block this rank's nodes will receive starts elsewhere: in flight, as far as this rank knows.
+      owner_[i] = owned_[static_cast<size_t>(s)] ? static_cast<uint32_t>(s) : kInFlight;
+      if (owned_[static_cast<size_t>(s)]) fill(arena_.data() + i * stride_, b);
+    }
+  } else {
+    node_slot_.assign(owned_.size(), kNoSlot);
+    for (size_t v = 0; v < owned_.size(); ++v)
+      if (owned_[v]) node_slot_[v] = static_cast<uint32_t>(nodes_++);
+    allocate(u * nodes_);
+    for (sw::BlockId b = 0; b < u; ++b) {
+      const sw::NodeId s = space.source(b);
+      if (!owned_[static_cast<size_t>(s)]) continue;
+      fill(slot(b, s), b);
+      state_[index(b, s)] = kHeld;
+    }
+  }
+}
+
+void NodeMemory::allocate(size_t slots) {
+  // Large and touched at random: ask for huge pages before the first touch (arena.hpp).
+  arena_.reserve(slots * stride_);
+  Arena::advise_huge(arena_.data(), slots * stride_);
+  arena_.assign(slots * stride_, kPoison);
+  state_.assign(slots, 0);
+}
+
+std::vector<sw::BlockId> NodeMemory::unresolved() const {
+  std::vector<sw::BlockId> out;
+  if (!part_ || !moves_) return out;
+  for (sw::BlockId b = 0; b < space_->universe(); ++b) {
+    if (!space_->exists(b)) continue;
+    const sw::NodeId t = space_->destination(b);
+    if (!owned_[static_cast<size_t>(t)]) continue;
+    const uint32_t i = block_slot_[b];
+    if (i == kNoSlot || owner_[i] != static_cast<uint32_t>(t)) out.push_back(b);
+  }
+  return out;
+}
+
+uint32_t NodeMemory::owner_answer(sw::BlockId b) const {
+  const uint32_t i = block_slot_[b];
+  if (i == kNoSlot) return kNoOwner;
+  const uint32_t o = owner_[i];
+  return o < kInFlight && owned_[o] ? o : kInFlight;
+}
+
+void NodeMemory::resolve(const std::vector<sw::BlockId>& blocks, const std::vector<uint32_t>& holders) {
+  TORX_CHECK(blocks.size() == holders.size(), "holders for other blocks");
+  for (size_t k = 0; k < blocks.size(); ++k) resolved_[blocks[k]] = holders[k];
+}
+
 void NodeMemory::fill(uint8_t* dst, sw::BlockId b) const {
   uint32_t done = 0;
   for (uint32_t i = 0; done < block_bytes_; ++i) {
@@ -51,8 +126,9 @@ void NodeMemory::fill(uint8_t* dst, sw::BlockId b) const {
 
 void NodeMemory::stored(sw::BlockId b, sw::NodeId v) {
   if (moves_) {
-    owner_[b] = static_cast<uint32_t>(v);
-    if (space_->destination(b) == v && (state_[b] & kArrivals) != kArrivals) ++state_[b];
+    const size_t i = mslot(b);
+    owner_[i] = static_cast<uint32_t>(v);
+    if (space_->destination(b) == v && (state_[i] & kArrivals) != kArrivals) ++state_[i];
     return;
   }
   uint8_t& s = state_[index(b, v)];
@@ -61,14 +137,26 @@ void NodeMemory::stored(sw::BlockId b, sw::NodeId v) {
 }
 
 sw::NodeId NodeMemory::holder(sw::BlockId b) const {
-  if (moves_) return owner_[b] >= kInFlight ? -1 : static_cast<sw::NodeId>(owner_[b]);
-  return space_->source(b);
+  if (!moves_) return space_->source(b);
+  uint32_t o = kNoOwner;
+  if (!part_) {
+    o = owner_[b];
+  } else if (const auto it = resolved_.find(b); it != resolved_.end()) {
+    o = it->second;
+  } else if (block_slot_[b] != kNoSlot) {
+    o = owner_[block_slot_[b]];
+  }
+  return o >= kInFlight ? -1 : static_cast<sw::NodeId>(o);
 }
 
 bool NodeMemory::holds(sw::BlockId b, sw::NodeId node) const { return holds_now(b, node); }
 
 uint32_t NodeMemory::arrivals(sw::BlockId b, sw::NodeId node) const {
-  if (moves_) return space_->destination(b) == node ? (state_[b] & kArrivals) : 0;
+  if (moves_) {
+    if (space_->destination(b) != node) return 0;
+    const size_t i = mslot(b);
+    return i == kNoSlot ? 0 : state_[i] & kArrivals;
+  }
   return state_[index(b, node)] & kArrivals;
 }
 

@@ -11,10 +11,19 @@
 //  - broadcast and gossip copy blocks, so the arena has one slot per (block, node).
 // A sender that packs bytes of a moved block into a flit overwrites them in its memory with a
 // poison pattern, so a receiver that fails to store what arrives is caught by content.
+//
+// A rank's part (partitioned runs, docs/distributed.md): the memories of the nodes one rank owns
+// only. Moved blocks: a slot, owner word and state byte for each block the rank's nodes may ever
+// hold (its nodes' own blocks, the blocks destined to them, and the blocks of every message they
+// send or receive), found through a slot index of 4 bytes per block of the network; copied blocks:
+// a slot per (block, owned node). The checker then judges the owned nodes' deliveries (checks());
+// a moved block that did not end at its destination is resolved among the ranks (unresolved(),
+// owner_answer(), resolve()), and the ranks' counts are summed (partitioned.hpp).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
 #include "core/blocks.hpp"
@@ -30,6 +39,10 @@ class NodeMemory : public sw::DeliveryView {
 
   // Allocates the arena and writes every node's own blocks with their content.
   NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed);
+  // A rank's part: `owned[v]` != 0 for the nodes it owns; `needed[b]` != 0 for the moved blocks
+  // its nodes may hold (ignored for copied blocks; may be cleared by the constructor).
+  NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed, std::vector<uint8_t> owned,
+             std::vector<uint8_t>& needed);
 
   bool moves() const { return moves_; }
   uint32_t block_bytes() const { return block_bytes_; }
@@ -39,14 +52,14 @@ class NodeMemory : public sw::DeliveryView {
 
   // Whether node v holds block b now (moved: it owns it; copied: it has a valid copy).
   bool holds_now(sw::BlockId b, sw::NodeId v) const {
-    return moves_ ? owner_[b] == static_cast<uint32_t>(v) : (state_[index(b, v)] & kHeld) != 0;
+    return moves_ ? owner_[mslot(b)] == static_cast<uint32_t>(v) : (state_[index(b, v)] & kHeld) != 0;
   }
   // Hints for a network interface about to pack or store block b at node v (large networks: the
   // arena and the owner array are far bigger than the caches).
   void prefetch(sw::BlockId b, sw::NodeId v, bool write, uint32_t offset = 0) const {
     if (write) {
       __builtin_prefetch(slot(b, v) + offset, 1);
-      if (moves_) __builtin_prefetch(&owner_[b], 1);
+      if (moves_) __builtin_prefetch(&owner_[mslot(b)], 1);
       __builtin_prefetch(&state_[index(b, v)], 1);
     } else {
       __builtin_prefetch(slot(b, v) + offset);
@@ -55,7 +68,7 @@ class NodeMemory : public sw::DeliveryView {
   // Byte 0 of block b's content as its identity prescribes (fault injection corrupts against it).
   uint8_t pristine_byte0(sw::BlockId b) const { return static_cast<uint8_t>(content_.word(b, 0)); }
   // Sender side, moved blocks: the block leaves v's memory for a worm.
-  void take(sw::BlockId b) { owner_[b] = kInFlight; }
+  void take(sw::BlockId b) { owner_[mslot(b)] = kInFlight; }
   // Receiver side: the last byte of b has been written into v's memory.
   void stored(sw::BlockId b, sw::NodeId v);
 
@@ -65,42 +78,29 @@ class NodeMemory : public sw::DeliveryView {
   bool holds(sw::BlockId b, sw::NodeId node) const override;
   uint32_t arrivals(sw::BlockId b, sw::NodeId node) const override;
   bool intact(sw::BlockId b, sw::NodeId node) const override;
+  bool partial() const override { return part_; }
+  bool checks(sw::NodeId node) const override { return !part_ || owned_[static_cast<size_t>(node)] != 0; }
 
   size_t arena_bytes() const { return arena_.size(); }
-
-  // Partitioned runs (partitioned.hpp): every rank's memory is authoritative only for the nodes it
-  // owns. Each rank forgets the rest (owners it cannot vouch for become kInFlight, slots and states
-  // of other nodes zero), then the ranks combine: owners by minimum (a node beats kInFlight, which
-  // beats kNoOwner), states by maximum, payload bytes by or; afterwards every rank holds what one
-  // process would (a block still in flight has a zero slot instead of a stale one: never read).
-  template <class Owns, class MinOwner, class MaxState, class OrBytes>
-  void merge_partitioned(Owns&& owns, MinOwner&& min_owner, MaxState&& max_state, OrBytes&& or_bytes) {
-    if (moves_) {
-      for (size_t b = 0; b < owner_.size(); ++b) {
-        const uint32_t o = owner_[b];
-        if (o == kNoOwner) continue;
-        if (o == kInFlight || !owns(static_cast<sw::NodeId>(o))) {
-          owner_[b] = kInFlight;
-          std::memset(arena_.data() + b * stride_, 0, stride_);
-        }
-        if (!owns(space_->destination(static_cast<sw::BlockId>(b)))) state_[b] = 0;
-      }
-      min_owner(owner_.data(), owner_.size());
-    } else {
-      for (size_t i = 0; i < state_.size(); ++i)
-        if (!owns(static_cast<sw::NodeId>(i % nodes_))) {
-          state_[i] = 0;
-          std::memset(arena_.data() + i * stride_, 0, stride_);
-        }
-    }
-    max_state(state_.data(), state_.size());
-    or_bytes(arena_.data(), arena_.size());
-  }
+  // A rank's part, moved blocks: the blocks destined to an owned node that do not end there here
+  // (their holder is on another rank, or nowhere: lost); this rank's answer for any block (an owned
+  // node holding it, else kInFlight; kNoOwner if its nodes never had it); the holders the ranks
+  // agreed on (the minimum of every rank's answer) for this rank's unresolved blocks.
+  std::vector<sw::BlockId> unresolved() const;
+  uint32_t owner_answer(sw::BlockId b) const;
+  void resolve(const std::vector<sw::BlockId>& blocks, const std::vector<uint32_t>& holders);
 
  private:
   static constexpr uint8_t kHeld = 0x80;
   static constexpr uint8_t kArrivals = 0x7f;
-  size_t index(sw::BlockId b, sw::NodeId v) const { return moves_ ? b : b * nodes_ + static_cast<size_t>(v); }
+  static constexpr uint32_t kNoSlot = 0xffffffffu;
+  // The slot of moved block b (one process: b itself; a rank's part: through the index).
+  size_t mslot(sw::BlockId b) const { return part_ ? block_slot_[b] : b; }
+  size_t index(sw::BlockId b, sw::NodeId v) const {
+    if (!part_) return moves_ ? b : b * nodes_ + static_cast<size_t>(v);
+    return moves_ ? block_slot_[b] : b * nodes_ + node_slot_[static_cast<size_t>(v)];
+  }
+  void allocate(size_t slots);
   void fill(uint8_t* dst, sw::BlockId b) const;
 
   const sw::BlockSpace* space_;
@@ -113,6 +113,12 @@ class NodeMemory : public sw::DeliveryView {
   std::vector<uint32_t> owner_;   // moved blocks only
   std::vector<uint8_t> state_;    // moved: arrivals at the destination; copied: held | arrivals per slot
   mutable std::vector<uint8_t> scratch_;  // intact(): the expected content of one block
+  // A rank's part (nodes_ is then the number of owned nodes for copied blocks).
+  bool part_ = false;
+  std::vector<uint8_t> owned_;          // per node of the network
+  std::vector<uint32_t> block_slot_;    // moved: per block of the network, its slot or kNoSlot
+  std::vector<uint32_t> node_slot_;     // copied: per node of the network, its row among the owned
+  std::unordered_map<sw::BlockId, uint32_t> resolved_;  // moved: holders found among the ranks
 };
 
 }  // namespace torx::model
