@@ -47,23 +47,24 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
   TORX_CHECK(owned_.size() == static_cast<size_t>(space.topology().nodes()), "a part of another network");
   if (moves_) {
     TORX_CHECK(needed.size() == u, "a block list of another block space");
-    block_slot_.assign(u, kNoSlot);
-    uint32_t slots = 0;
-    for (sw::BlockId b = 0; b < u; ++b) {
-      if (!needed[b]) continue;
-      TORX_CHECK(slots < kNoSlot - 1, "more than 4 G blocks on one rank");
-      block_slot_[b] = slots++;
-    }
+    uint64_t slots = 0;
+    for (uint8_t x : needed) slots += x;
     needed = {};
-    allocate(slots);
-    owner_.assign(slots, kNoOwner);
+    TORX_CHECK(slots < kNoSlot, "more than 4 G blocks on one rank");
+    pool_capacity_ = static_cast<uint32_t>(slots);
+    // Not initialized: the pages are touched as slots are first used.
+    pool_.reset(new uint8_t[std::max<uint64_t>(slots, 1) * stride_]);
+    pool_owner_.reset(new uint32_t[std::max<uint64_t>(slots, 1)]);
+    pool_flags_.reset(new uint8_t[std::max<uint64_t>(slots, 1)]);
+    block_slot_.assign(u, kNoSlot);
+    state_.assign(u, 0);  // arrivals at the destination, per block
     for (sw::BlockId b = 0; b < u; ++b) {
-      const uint32_t i = block_slot_[b];
-      if (i == kNoSlot || !space.exists(b)) continue;
+      if (!space.exists(b)) continue;
       const sw::NodeId s = space.source(b);
-      // A block this rank's nodes will receive starts elsewhere: in flight, as far as this rank knows.
-      owner_[i] = owned_[static_cast<size_t>(s)] ? static_cast<uint32_t>(s) : kInFlight;
-      if (owned_[static_cast<size_t>(s)]) fill(arena_.data() + i * stride_, b);
+      if (!owned_[static_cast<size_t>(s)]) continue;
+      const uint32_t i = take_slot(b);
+      pool_owner_[i] = static_cast<uint32_t>(s);
+      fill(pool_slot(i), b);
     }
   } else {
     node_slot_.assign(owned_.size(), kNoSlot);
@@ -77,6 +78,41 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
       state_[index(b, s)] = kHeld;
     }
   }
+}
+
+uint32_t NodeMemory::take_slot(sw::BlockId b) {
+  uint32_t i;
+  if (!free_.empty()) {
+    i = free_.back();
+    free_.pop_back();
+  } else {
+    TORX_CHECK(pool_next_ < pool_capacity_, "a block arrived that the rank's part did not reserve");
+    i = pool_next_++;
+  }
+  block_slot_[b] = i;
+  pool_flags_[i] = 0;
+  std::memset(pool_slot(i), kPoison, stride_);
+  return i;
+}
+
+uint32_t NodeMemory::receiving(sw::BlockId b) {
+  uint32_t i = block_slot_[b];
+  if (i == kNoSlot) {
+    i = take_slot(b);
+    pool_owner_[i] = kInFlight;
+  }
+  pool_flags_[i] |= kReceiving;
+  return i;
+}
+
+void NodeMemory::give_back(sw::BlockId b) {
+  const uint32_t i = block_slot_[b];
+  TORX_CHECK(i != kNoSlot, "a block left a memory that did not hold it");
+  pool_flags_[i] &= static_cast<uint8_t>(~kSending);
+  // Still arriving at (or already stored by) a node of this rank: the slot stays.
+  if (pool_flags_[i] != 0 || pool_owner_[i] != kInFlight) return;
+  block_slot_[b] = kNoSlot;
+  free_.push_back(i);
 }
 
 void NodeMemory::allocate(size_t slots) {
@@ -95,7 +131,7 @@ std::vector<sw::BlockId> NodeMemory::unresolved() const {
     const sw::NodeId t = space_->destination(b);
     if (!owned_[static_cast<size_t>(t)]) continue;
     const uint32_t i = block_slot_[b];
-    if (i == kNoSlot || owner_[i] != static_cast<uint32_t>(t)) out.push_back(b);
+    if (i == kNoSlot || pool_owner_[i] != static_cast<uint32_t>(t)) out.push_back(b);
   }
   return out;
 }
@@ -103,7 +139,7 @@ std::vector<sw::BlockId> NodeMemory::unresolved() const {
 uint32_t NodeMemory::owner_answer(sw::BlockId b) const {
   const uint32_t i = block_slot_[b];
   if (i == kNoSlot) return kNoOwner;
-  const uint32_t o = owner_[i];
+  const uint32_t o = pool_owner_[i];
   return o < kInFlight && owned_[o] ? o : kInFlight;
 }
 
@@ -125,10 +161,17 @@ void NodeMemory::fill(uint8_t* dst, sw::BlockId b) const {
 }
 
 void NodeMemory::stored(sw::BlockId b, sw::NodeId v) {
+  if (pool_) {
+    const uint32_t i = block_slot_[b];
+    TORX_CHECK(i != kNoSlot, "a block stored without a slot");
+    pool_owner_[i] = static_cast<uint32_t>(v);
+    pool_flags_[i] &= static_cast<uint8_t>(~kReceiving);
+    if (space_->destination(b) == v && (state_[b] & kArrivals) != kArrivals) ++state_[b];
+    return;
+  }
   if (moves_) {
-    const size_t i = mslot(b);
-    owner_[i] = static_cast<uint32_t>(v);
-    if (space_->destination(b) == v && (state_[i] & kArrivals) != kArrivals) ++state_[i];
+    owner_[b] = static_cast<uint32_t>(v);
+    if (space_->destination(b) == v && (state_[b] & kArrivals) != kArrivals) ++state_[b];
     return;
   }
   uint8_t& s = state_[index(b, v)];
@@ -144,7 +187,7 @@ sw::NodeId NodeMemory::holder(sw::BlockId b) const {
   } else if (const auto it = resolved_.find(b); it != resolved_.end()) {
     o = it->second;
   } else if (block_slot_[b] != kNoSlot) {
-    o = owner_[block_slot_[b]];
+    o = pool_owner_[block_slot_[b]];
   }
   return o >= kInFlight ? -1 : static_cast<sw::NodeId>(o);
 }
@@ -152,11 +195,7 @@ sw::NodeId NodeMemory::holder(sw::BlockId b) const {
 bool NodeMemory::holds(sw::BlockId b, sw::NodeId node) const { return holds_now(b, node); }
 
 uint32_t NodeMemory::arrivals(sw::BlockId b, sw::NodeId node) const {
-  if (moves_) {
-    if (space_->destination(b) != node) return 0;
-    const size_t i = mslot(b);
-    return i == kNoSlot ? 0 : state_[i] & kArrivals;
-  }
+  if (moves_) return space_->destination(b) == node ? (state_[b] & kArrivals) : 0;
   return state_[index(b, node)] & kArrivals;
 }
 

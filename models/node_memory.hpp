@@ -13,16 +13,21 @@
 // poison pattern, so a receiver that fails to store what arrives is caught by content.
 //
 // A rank's part (partitioned runs, docs/distributed.md): the memories of the nodes one rank owns
-// only. Moved blocks: a slot, owner word and state byte for each block the rank's nodes may ever
-// hold (its nodes' own blocks, the blocks destined to them, and the blocks of every message they
-// send or receive), found through a slot index of 4 bytes per block of the network; copied blocks:
-// a slot per (block, owned node). The checker then judges the owned nodes' deliveries (checks());
+// only. Moved blocks: a pool of slots (payload, owner word, flags) taken when a block starts
+// arriving at (or starts at) an owned node and given back when its last byte has left it for a
+// worm, found through a slot index of 4 bytes per block of the network and an arrival count byte
+// per block; the pool is reserved for every block the rank's nodes may ever hold (its nodes' own
+// blocks, the blocks destined to them, the blocks of every message they send or receive) but its
+// pages are touched only as slots are first used, and freed slots are reused first, so the
+// resident memory follows the blocks resident at once (about 1/R of them). Copied blocks: a slot
+// per (block, owned node). The checker then judges the owned nodes' deliveries (checks());
 // a moved block that did not end at its destination is resolved among the ranks (unresolved(),
 // owner_answer(), resolve()), and the ranks' counts are summed (partitioned.hpp).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -47,19 +52,40 @@ class NodeMemory : public sw::DeliveryView {
   bool moves() const { return moves_; }
   uint32_t block_bytes() const { return block_bytes_; }
   // Payload slot of block b in the memory of node v (moved blocks: v is ignored, there is one slot).
-  uint8_t* slot(sw::BlockId b, sw::NodeId v) { return arena_.data() + index(b, v) * stride_; }
-  const uint8_t* slot(sw::BlockId b, sw::NodeId v) const { return arena_.data() + index(b, v) * stride_; }
+  // (A rank's part, moved blocks: the pool slot b has now, which it must have.)
+  uint8_t* slot(sw::BlockId b, sw::NodeId v) {
+    return pool_ ? pool_slot(block_slot_[b]) : arena_.data() + index(b, v) * stride_;
+  }
+  const uint8_t* slot(sw::BlockId b, sw::NodeId v) const {
+    return pool_ ? pool_slot(block_slot_[b]) : arena_.data() + index(b, v) * stride_;
+  }
 
   // Whether node v holds block b now (moved: it owns it; copied: it has a valid copy).
   bool holds_now(sw::BlockId b, sw::NodeId v) const {
-    return moves_ ? owner_[mslot(b)] == static_cast<uint32_t>(v) : (state_[index(b, v)] & kHeld) != 0;
+    if (pool_) return block_slot_[b] != kNoSlot && pool_owner_[block_slot_[b]] == static_cast<uint32_t>(v);
+    return moves_ ? owner_[b] == static_cast<uint32_t>(v) : (state_[index(b, v)] & kHeld) != 0;
+  }
+  // Receiver side: the slot the bytes of block b arriving at v go to (a rank's part: taken from the
+  // pool at the first byte).
+  uint8_t* slot_to_write(sw::BlockId b, sw::NodeId v) {
+    if (pool_) return pool_slot(receiving(b));
+    return slot(b, v);
+  }
+  // Sender side, moved blocks: the last byte of b has left this memory for a worm (a rank's part:
+  // its slot goes back to the pool unless the block is already arriving at a node of this rank).
+  void release(sw::BlockId b) {
+    if (pool_) give_back(b);
   }
   // Hints for a network interface about to pack or store block b at node v (large networks: the
   // arena and the owner array are far bigger than the caches).
   void prefetch(sw::BlockId b, sw::NodeId v, bool write, uint32_t offset = 0) const {
+    if (pool_) {
+      if (block_slot_[b] != kNoSlot) __builtin_prefetch(pool_slot(block_slot_[b]) + offset, write);
+      return;
+    }
     if (write) {
       __builtin_prefetch(slot(b, v) + offset, 1);
-      if (moves_) __builtin_prefetch(&owner_[mslot(b)], 1);
+      if (moves_) __builtin_prefetch(&owner_[b], 1);
       __builtin_prefetch(&state_[index(b, v)], 1);
     } else {
       __builtin_prefetch(slot(b, v) + offset);
@@ -68,7 +94,14 @@ class NodeMemory : public sw::DeliveryView {
   // Byte 0 of block b's content as its identity prescribes (fault injection corrupts against it).
   uint8_t pristine_byte0(sw::BlockId b) const { return static_cast<uint8_t>(content_.word(b, 0)); }
   // Sender side, moved blocks: the block leaves v's memory for a worm.
-  void take(sw::BlockId b) { owner_[mslot(b)] = kInFlight; }
+  void take(sw::BlockId b) {
+    if (pool_) {
+      pool_owner_[block_slot_[b]] = kInFlight;
+      pool_flags_[block_slot_[b]] |= kSending;
+      return;
+    }
+    owner_[b] = kInFlight;
+  }
   // Receiver side: the last byte of b has been written into v's memory.
   void stored(sw::BlockId b, sw::NodeId v);
 
@@ -82,6 +115,8 @@ class NodeMemory : public sw::DeliveryView {
   bool checks(sw::NodeId node) const override { return !part_ || owned_[static_cast<size_t>(node)] != 0; }
 
   size_t arena_bytes() const { return arena_.size(); }
+  // Payload bytes in use at the most (a rank's pool: the slots ever touched; else the arena).
+  uint64_t payload_peak_bytes() const { return pool_ ? uint64_t{pool_next_} * stride_ : arena_.size(); }
   // A rank's part, moved blocks: the blocks destined to an owned node that do not end there here
   // (their holder is on another rank, or nowhere: lost); this rank's answer for any block (an owned
   // node holding it, else kInFlight; kNoOwner if its nodes never had it); the holders the ranks
@@ -89,17 +124,25 @@ class NodeMemory : public sw::DeliveryView {
   std::vector<sw::BlockId> unresolved() const;
   uint32_t owner_answer(sw::BlockId b) const;
   void resolve(const std::vector<sw::BlockId>& blocks, const std::vector<uint32_t>& holders);
+  // A rank's part, moved blocks: the slots its pool reserves, and the most in use at once.
+  uint64_t pool_slots() const { return pool_capacity_; }
+  uint64_t pool_peak() const { return pool_next_; }
 
  private:
   static constexpr uint8_t kHeld = 0x80;
   static constexpr uint8_t kArrivals = 0x7f;
   static constexpr uint32_t kNoSlot = 0xffffffffu;
-  // The slot of moved block b (one process: b itself; a rank's part: through the index).
-  size_t mslot(sw::BlockId b) const { return part_ ? block_slot_[b] : b; }
+  static constexpr uint8_t kSending = 1;    // pool slot: taken, bytes still leaving for a worm
+  static constexpr uint8_t kReceiving = 2;  // pool slot: bytes arriving, not all stored yet
+  // Copied blocks (a rank's part: rows of the owned nodes only).
   size_t index(sw::BlockId b, sw::NodeId v) const {
     if (!part_) return moves_ ? b : b * nodes_ + static_cast<size_t>(v);
-    return moves_ ? block_slot_[b] : b * nodes_ + node_slot_[static_cast<size_t>(v)];
+    return b * nodes_ + node_slot_[static_cast<size_t>(v)];
   }
+  uint8_t* pool_slot(uint32_t i) const { return pool_.get() + static_cast<size_t>(i) * stride_; }
+  uint32_t receiving(sw::BlockId b);
+  void give_back(sw::BlockId b);
+  uint32_t take_slot(sw::BlockId b);
   void allocate(size_t slots);
   void fill(uint8_t* dst, sw::BlockId b) const;
 
@@ -116,7 +159,12 @@ class NodeMemory : public sw::DeliveryView {
   // A rank's part (nodes_ is then the number of owned nodes for copied blocks).
   bool part_ = false;
   std::vector<uint8_t> owned_;          // per node of the network
-  std::vector<uint32_t> block_slot_;    // moved: per block of the network, its slot or kNoSlot
+  std::vector<uint32_t> block_slot_;    // moved: per block of the network, its pool slot or kNoSlot
+  std::unique_ptr<uint8_t[]> pool_;     // moved: payload slots (pages touched as first used)
+  std::unique_ptr<uint32_t[]> pool_owner_;
+  std::unique_ptr<uint8_t[]> pool_flags_;
+  uint32_t pool_capacity_ = 0, pool_next_ = 0;
+  std::vector<uint32_t> free_;          // slots given back, reused last-in first-out
   std::vector<uint32_t> node_slot_;     // copied: per node of the network, its row among the owned
   std::unordered_map<sw::BlockId, uint32_t> resolved_;  // moved: holders found among the ranks
 };

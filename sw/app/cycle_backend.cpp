@@ -112,13 +112,13 @@ class CycleBackend final : public Backend {
   void report_ranks(model::RankComm& world, const model::PartitionedStats& ps, double run_seconds, bool stopped) {
     const uint64_t mine[] = {peak_rss_bytes(), ps.cycles_stepped, ps.exchanges, ps.bytes_sent,
                              static_cast<uint64_t>(ps.step_seconds * 1e6), static_cast<uint64_t>(ps.sync_seconds * 1e6),
-                             static_cast<uint64_t>(ps.exchange_seconds * 1e6), net_->memory().arena_bytes()};
+                             static_cast<uint64_t>(ps.exchange_seconds * 1e6), net_->memory().payload_peak_bytes()};
     constexpr size_t kw = std::size(mine);
     std::vector<uint64_t> all(kw * static_cast<size_t>(world.size()));
     world.allgather(mine, kw, all.data());
     if (world.rank() != 0) return;
     std::string s = fmt::format("torx: partitioned over {}: {} cycles stepped, {} exchanges; per rank: peak memory "
-                                "(node memory payload), bytes sent, stepping / cycle sync / exchange seconds (of "
+                                "(node memories' payload at most), bytes sent, stepping / cycle sync / exchange seconds (of "
                                 "{:.3f} s run{}):",
                                 part_.describe(), ps.cycles_stepped, ps.exchanges, run_seconds,
                                 stopped ? ", stopped" : "");
