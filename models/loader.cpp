@@ -68,10 +68,17 @@ void CycleNetwork::derive_routing(sw::PortModel ports) {
 }
 
 // Memory, estimated before anything large is allocated (memory_estimate.hpp).
-void CycleNetwork::check_memory(sw::PortModel ports, bool systemc) const {
+// A rank's part (opt_.partition): its node memories (`part_slots` moved blocks) instead of all.
+void CycleNetwork::check_memory(sw::PortModel ports, bool systemc, uint64_t part_slots) const {
   MemoryEstimate e = estimate_network(topo_, opt_.params, ports, opt_.cost.flit_bytes,
                                       routing_.dateline_classes * routing_.order_classes, systemc);
-  add_node_memory(e, *space_, opt_.cost.block_bytes);
+  if (opt_.partition) {
+    uint64_t owned = 0;
+    for (sw::NodeId v = 0; v < topo_.nodes(); ++v) owned += opt_.partition->owns(opt_.rank, v);
+    add_node_memory_part(e, *space_, opt_.cost.block_bytes, part_slots, owned);
+  } else {
+    add_node_memory(e, *space_, opt_.cost.block_bytes);
+  }
   add_program(e, schedule_, *space_, opt_.sync, ports);
   const sw::MemoryLimit limit = opt_.memory_limit ? *opt_.memory_limit : sw::default_memory_limit();
   sw::require_memory(limit, e.total(), fmt::format("the cycle model of the {}", topo_.to_string()), e.parts());
@@ -85,12 +92,45 @@ void CycleNetwork::load_program(sw::PortModel ports) {
   po.ports = ports;
   po.priority_levels = opt_.params.priority_levels;
   program_ = std::make_unique<Program>(schedule_, topo_, *space_, po);
-  memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed);
+  if (opt_.partition) {
+    // A rank's part: the blocks its nodes may hold, counted, estimated (now exactly), then allocated.
+    std::vector<uint8_t> owned(static_cast<size_t>(topo_.nodes()), 0);
+    for (sw::NodeId v = 0; v < topo_.nodes(); ++v) owned[static_cast<size_t>(v)] = opt_.partition->owns(opt_.rank, v);
+    uint64_t slots = 0;
+    std::vector<uint8_t> needed = needed_blocks(owned, slots);
+    check_memory(ports, /*systemc=*/false, slots);
+    memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed, std::move(owned), needed);
+  } else {
+    memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed);
+  }
   const uint32_t steps = program_->steps();
   stats_.step_first_issue.assign(steps, UINT64_MAX);
   stats_.step_end.assign(steps, 0);
   stats_.step_open.assign(steps, 0);
   for (uint32_t m = 0; m < program_->messages(); ++m) ++stats_.step_open[program_->message(m).step];
+}
+
+// The moved blocks a rank's nodes may ever hold: their own, those destined to them, and those of
+// every message they send or receive (a relay stores what it forwards). Copied blocks: none needed
+// (the part is a slot per block and owned node).
+std::vector<uint8_t> CycleNetwork::needed_blocks(const std::vector<uint8_t>& owned, uint64_t& count) const {
+  count = 0;
+  if (!sw::moves_blocks(space_->collective())) return {};
+  const uint64_t u = space_->universe();
+  std::vector<uint8_t> needed(u, 0);
+  for (sw::BlockId b = 0; b < u; ++b)
+    if (space_->exists(b) && (owned[static_cast<size_t>(space_->source(b))] ||
+                              owned[static_cast<size_t>(space_->destination(b))]))
+      needed[b] = 1;
+  std::vector<sw::BlockId> blocks;
+  for (uint32_t m = 0; m < program_->messages(); ++m) {
+    const MessageRecord& r = program_->message(m);
+    if (!owned[static_cast<size_t>(r.src)] && !owned[static_cast<size_t>(r.dst)]) continue;
+    program_->expand_blocks(m, blocks);
+    for (sw::BlockId b : blocks) needed[b] = 1;
+  }
+  for (uint8_t x : needed) count += x;
+  return needed;
 }
 
 // The images the host writes (routing tables, barrier tree, gossip tables), checked against the

@@ -73,6 +73,11 @@ struct CycleOptions {
   // step figures beside; it is not executed. `edit_gossip` damages the images in tests.
   const sw::ForwardingTable* gossip = nullptr;
   std::function<void(std::vector<GossipImage>&)> edit_gossip;
+  // A partitioned run (partitioned.hpp): the network is built whole, but the node memories hold only
+  // what the nodes `partition` gives `rank` may ever hold (node_memory.hpp), and the memory estimate
+  // is that rank's.
+  const Partition* partition = nullptr;
+  int rank = 0;
 };
 
 class CycleNetwork {
@@ -111,7 +116,8 @@ class CycleNetwork {
  private:
   void check_options() const;
   void derive_routing(sw::PortModel ports);
-  void check_memory(sw::PortModel ports, bool systemc) const;
+  void check_memory(sw::PortModel ports, bool systemc, uint64_t part_slots = 0) const;
+  std::vector<uint8_t> needed_blocks(const std::vector<uint8_t>& owned, uint64_t& count) const;
   void load_program(sw::PortModel ports);
   FabricSpec fabric_spec(sw::PortModel ports) const;
   EndpointFactory gossip_endpoints(const FabricSpec& spec);

@@ -54,6 +54,10 @@ MemoryEstimate estimate_network(const sw::Topology& topo, const sw::NetworkParam
                                 uint32_t flit_bytes, int vc_classes, bool systemc);
 // Adds the node memories of `space` with blocks of `block_bytes` bytes.
 void add_node_memory(MemoryEstimate& e, const sw::BlockSpace& space, uint32_t block_bytes);
+// A rank's part of them (node_memory.hpp): `slots` moved blocks its nodes may hold, or the copied
+// blocks' slots of its `owned_nodes`.
+void add_node_memory_part(MemoryEstimate& e, const sw::BlockSpace& space, uint32_t block_bytes, uint64_t slots,
+                          uint64_t owned_nodes);
 // Adds the program of `schedule` (messages, node programs, the signals `sync` adds) and what the
 // interfaces hold while they run it: a done flag per receive and the block lists of the messages
 // they are sending and receiving (`ports`: the interfaces' channels).

@@ -250,6 +250,7 @@ void NetworkInterface::pack(InjectionChannel& c, const MessageRecord& r, bool ta
     filled += n;
     c.offset += n;
     if (c.offset == bb) {
+      if (mem_->moves()) mem_->release(blocks[c.block]);  // (a rank's part: its slot may go back)
       c.offset = 0;
       ++c.block;
       c.src = c.block < blocks.size() ? mem_->slot(blocks[c.block], cfg_.node) : nullptr;
@@ -304,7 +305,7 @@ void NetworkInterface::eject(uint64_t now, EjectionChannel& e, const Flit& f) {
     const sw::BlockId b = e.cur;  // blocks[e.block]
     if (e.offset == 0) e.discard = !mem_->moves() && mem_->holds_now(b, cfg_.node);
     const uint32_t n = std::min(fb - used, bb - e.offset);
-    if (!e.discard) copy_bytes(mem_->slot(b, cfg_.node) + e.offset, in + used, n);
+    if (!e.discard) copy_bytes(mem_->slot_to_write(b, cfg_.node) + e.offset, in + used, n);
     used += n;
     e.offset += n;
     if (e.offset == bb) {

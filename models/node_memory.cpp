@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/node_memory.hpp"
 
+#include "core/errors.hpp"
 #include "models/arena.hpp"
 
 #include <algorithm>
@@ -15,12 +16,7 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
       stride_((block_bytes + 7) / 8 * 8),
       nodes_(static_cast<size_t>(space.topology().nodes())) {
   const uint64_t u = space.universe();
-  const size_t slots = moves_ ? u : u * nodes_;
-  // Large and touched at random: ask for huge pages before the first touch (arena.hpp).
-  arena_.reserve(slots * stride_);
-  Arena::advise_huge(arena_.data(), slots * stride_);
-  arena_.assign(slots * stride_, kPoison);
-  state_.assign(slots, 0);
+  allocate(moves_ ? u : u * nodes_);
   if (moves_) {
     owner_.assign(u, kNoOwner);
     for (sw::BlockId b = 0; b < u; ++b) {
@@ -37,6 +33,121 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
   }
 }
 
+NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed, std::vector<uint8_t> owned,
+                       std::vector<uint8_t>& needed)
+    : space_(&space),
+      content_(seed, space.collective()),
+      moves_(sw::moves_blocks(space.collective())),
+      block_bytes_(block_bytes),
+      stride_((block_bytes + 7) / 8 * 8),
+      nodes_(0),
+      part_(true),
+      owned_(std::move(owned)) {
+  const uint64_t u = space.universe();
+  TORX_CHECK(owned_.size() == static_cast<size_t>(space.topology().nodes()), "a part of another network");
+  if (moves_) {
+    TORX_CHECK(needed.size() == u, "a block list of another block space");
+    uint64_t slots = 0;
+    for (uint8_t x : needed) slots += x;
+    needed = {};
+    TORX_CHECK(slots < kNoSlot, "more than 4 G blocks on one rank");
+    pool_capacity_ = static_cast<uint32_t>(slots);
+    // Not initialized: the pages are touched as slots are first used.
+    pool_.reset(new uint8_t[std::max<uint64_t>(slots, 1) * stride_]);
+    pool_owner_.reset(new uint32_t[std::max<uint64_t>(slots, 1)]);
+    pool_flags_.reset(new uint8_t[std::max<uint64_t>(slots, 1)]);
+    block_slot_.assign(u, kNoSlot);
+    state_.assign(u, 0);  // arrivals at the destination, per block
+    for (sw::BlockId b = 0; b < u; ++b) {
+      if (!space.exists(b)) continue;
+      const sw::NodeId s = space.source(b);
+      if (!owned_[static_cast<size_t>(s)]) continue;
+      const uint32_t i = take_slot(b);
+      pool_owner_[i] = static_cast<uint32_t>(s);
+      fill(pool_slot(i), b);
+    }
+  } else {
+    node_slot_.assign(owned_.size(), kNoSlot);
+    for (size_t v = 0; v < owned_.size(); ++v)
+      if (owned_[v]) node_slot_[v] = static_cast<uint32_t>(nodes_++);
+    allocate(u * nodes_);
+    for (sw::BlockId b = 0; b < u; ++b) {
+      const sw::NodeId s = space.source(b);
+      if (!owned_[static_cast<size_t>(s)]) continue;
+      fill(slot(b, s), b);
+      state_[index(b, s)] = kHeld;
+    }
+  }
+}
+
+uint32_t NodeMemory::take_slot(sw::BlockId b) {
+  uint32_t i;
+  if (!free_.empty()) {
+    i = free_.back();
+    free_.pop_back();
+  } else {
+    TORX_CHECK(pool_next_ < pool_capacity_, "a block arrived that the rank's part did not reserve");
+    i = pool_next_++;
+  }
+  block_slot_[b] = i;
+  pool_flags_[i] = 0;
+  std::memset(pool_slot(i), kPoison, stride_);
+  return i;
+}
+
+uint32_t NodeMemory::receiving(sw::BlockId b) {
+  uint32_t i = block_slot_[b];
+  if (i == kNoSlot) {
+    i = take_slot(b);
+    pool_owner_[i] = kInFlight;
+  }
+  pool_flags_[i] |= kReceiving;
+  return i;
+}
+
+void NodeMemory::give_back(sw::BlockId b) {
+  const uint32_t i = block_slot_[b];
+  TORX_CHECK(i != kNoSlot, "a block left a memory that did not hold it");
+  pool_flags_[i] &= static_cast<uint8_t>(~kSending);
+  // Still arriving at (or already stored by) a node of this rank: the slot stays.
+  if (pool_flags_[i] != 0 || pool_owner_[i] != kInFlight) return;
+  block_slot_[b] = kNoSlot;
+  free_.push_back(i);
+}
+
+void NodeMemory::allocate(size_t slots) {
+  // Large and touched at random: ask for huge pages before the first touch (arena.hpp).
+  arena_.reserve(slots * stride_);
+  Arena::advise_huge(arena_.data(), slots * stride_);
+  arena_.assign(slots * stride_, kPoison);
+  state_.assign(slots, 0);
+}
+
+std::vector<sw::BlockId> NodeMemory::unresolved() const {
+  std::vector<sw::BlockId> out;
+  if (!part_ || !moves_) return out;
+  for (sw::BlockId b = 0; b < space_->universe(); ++b) {
+    if (!space_->exists(b)) continue;
+    const sw::NodeId t = space_->destination(b);
+    if (!owned_[static_cast<size_t>(t)]) continue;
+    const uint32_t i = block_slot_[b];
+    if (i == kNoSlot || pool_owner_[i] != static_cast<uint32_t>(t)) out.push_back(b);
+  }
+  return out;
+}
+
+uint32_t NodeMemory::owner_answer(sw::BlockId b) const {
+  const uint32_t i = block_slot_[b];
+  if (i == kNoSlot) return kNoOwner;
+  const uint32_t o = pool_owner_[i];
+  return o < kInFlight && owned_[o] ? o : kInFlight;
+}
+
+void NodeMemory::resolve(const std::vector<sw::BlockId>& blocks, const std::vector<uint32_t>& holders) {
+  TORX_CHECK(blocks.size() == holders.size(), "holders for other blocks");
+  for (size_t k = 0; k < blocks.size(); ++k) resolved_[blocks[k]] = holders[k];
+}
+
 void NodeMemory::fill(uint8_t* dst, sw::BlockId b) const {
   uint32_t done = 0;
   for (uint32_t i = 0; done < block_bytes_; ++i) {
@@ -50,6 +161,14 @@ void NodeMemory::fill(uint8_t* dst, sw::BlockId b) const {
 }
 
 void NodeMemory::stored(sw::BlockId b, sw::NodeId v) {
+  if (pool_) {
+    const uint32_t i = block_slot_[b];
+    TORX_CHECK(i != kNoSlot, "a block stored without a slot");
+    pool_owner_[i] = static_cast<uint32_t>(v);
+    pool_flags_[i] &= static_cast<uint8_t>(~kReceiving);
+    if (space_->destination(b) == v && (state_[b] & kArrivals) != kArrivals) ++state_[b];
+    return;
+  }
   if (moves_) {
     owner_[b] = static_cast<uint32_t>(v);
     if (space_->destination(b) == v && (state_[b] & kArrivals) != kArrivals) ++state_[b];
@@ -61,8 +180,16 @@ void NodeMemory::stored(sw::BlockId b, sw::NodeId v) {
 }
 
 sw::NodeId NodeMemory::holder(sw::BlockId b) const {
-  if (moves_) return owner_[b] >= kInFlight ? -1 : static_cast<sw::NodeId>(owner_[b]);
-  return space_->source(b);
+  if (!moves_) return space_->source(b);
+  uint32_t o = kNoOwner;
+  if (!part_) {
+    o = owner_[b];
+  } else if (const auto it = resolved_.find(b); it != resolved_.end()) {
+    o = it->second;
+  } else if (block_slot_[b] != kNoSlot) {
+    o = pool_owner_[block_slot_[b]];
+  }
+  return o >= kInFlight ? -1 : static_cast<sw::NodeId>(o);
 }
 
 bool NodeMemory::holds(sw::BlockId b, sw::NodeId node) const { return holds_now(b, node); }

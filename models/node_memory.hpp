@@ -11,10 +11,24 @@
 //  - broadcast and gossip copy blocks, so the arena has one slot per (block, node).
 // A sender that packs bytes of a moved block into a flit overwrites them in its memory with a
 // poison pattern, so a receiver that fails to store what arrives is caught by content.
+//
+// A rank's part (partitioned runs, docs/distributed.md): the memories of the nodes one rank owns
+// only. Moved blocks: a pool of slots (payload, owner word, flags) taken when a block starts
+// arriving at (or starts at) an owned node and given back when its last byte has left it for a
+// worm, found through a slot index of 4 bytes per block of the network and an arrival count byte
+// per block; the pool is reserved for every block the rank's nodes may ever hold (its nodes' own
+// blocks, the blocks destined to them, the blocks of every message they send or receive) but its
+// pages are touched only as slots are first used, and freed slots are reused first, so the
+// resident memory follows the blocks resident at once (about 1/R of them). Copied blocks: a slot
+// per (block, owned node). The checker then judges the owned nodes' deliveries (checks());
+// a moved block that did not end at its destination is resolved among the ranks (unresolved(),
+// owner_answer(), resolve()), and the ranks' counts are summed (partitioned.hpp).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "core/blocks.hpp"
@@ -30,20 +44,45 @@ class NodeMemory : public sw::DeliveryView {
 
   // Allocates the arena and writes every node's own blocks with their content.
   NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed);
+  // A rank's part: `owned[v]` != 0 for the nodes it owns; `needed[b]` != 0 for the moved blocks
+  // its nodes may hold (ignored for copied blocks; may be cleared by the constructor).
+  NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed, std::vector<uint8_t> owned,
+             std::vector<uint8_t>& needed);
 
   bool moves() const { return moves_; }
   uint32_t block_bytes() const { return block_bytes_; }
   // Payload slot of block b in the memory of node v (moved blocks: v is ignored, there is one slot).
-  uint8_t* slot(sw::BlockId b, sw::NodeId v) { return arena_.data() + index(b, v) * stride_; }
-  const uint8_t* slot(sw::BlockId b, sw::NodeId v) const { return arena_.data() + index(b, v) * stride_; }
+  // (A rank's part, moved blocks: the pool slot b has now, which it must have.)
+  uint8_t* slot(sw::BlockId b, sw::NodeId v) {
+    return pool_ ? pool_slot(block_slot_[b]) : arena_.data() + index(b, v) * stride_;
+  }
+  const uint8_t* slot(sw::BlockId b, sw::NodeId v) const {
+    return pool_ ? pool_slot(block_slot_[b]) : arena_.data() + index(b, v) * stride_;
+  }
 
   // Whether node v holds block b now (moved: it owns it; copied: it has a valid copy).
   bool holds_now(sw::BlockId b, sw::NodeId v) const {
+    if (pool_) return block_slot_[b] != kNoSlot && pool_owner_[block_slot_[b]] == static_cast<uint32_t>(v);
     return moves_ ? owner_[b] == static_cast<uint32_t>(v) : (state_[index(b, v)] & kHeld) != 0;
+  }
+  // Receiver side: the slot the bytes of block b arriving at v go to (a rank's part: taken from the
+  // pool at the first byte).
+  uint8_t* slot_to_write(sw::BlockId b, sw::NodeId v) {
+    if (pool_) return pool_slot(receiving(b));
+    return slot(b, v);
+  }
+  // Sender side, moved blocks: the last byte of b has left this memory for a worm (a rank's part:
+  // its slot goes back to the pool unless the block is already arriving at a node of this rank).
+  void release(sw::BlockId b) {
+    if (pool_) give_back(b);
   }
   // Hints for a network interface about to pack or store block b at node v (large networks: the
   // arena and the owner array are far bigger than the caches).
   void prefetch(sw::BlockId b, sw::NodeId v, bool write, uint32_t offset = 0) const {
+    if (pool_) {
+      if (block_slot_[b] != kNoSlot) __builtin_prefetch(pool_slot(block_slot_[b]) + offset, write);
+      return;
+    }
     if (write) {
       __builtin_prefetch(slot(b, v) + offset, 1);
       if (moves_) __builtin_prefetch(&owner_[b], 1);
@@ -55,7 +94,14 @@ class NodeMemory : public sw::DeliveryView {
   // Byte 0 of block b's content as its identity prescribes (fault injection corrupts against it).
   uint8_t pristine_byte0(sw::BlockId b) const { return static_cast<uint8_t>(content_.word(b, 0)); }
   // Sender side, moved blocks: the block leaves v's memory for a worm.
-  void take(sw::BlockId b) { owner_[b] = kInFlight; }
+  void take(sw::BlockId b) {
+    if (pool_) {
+      pool_owner_[block_slot_[b]] = kInFlight;
+      pool_flags_[block_slot_[b]] |= kSending;
+      return;
+    }
+    owner_[b] = kInFlight;
+  }
   // Receiver side: the last byte of b has been written into v's memory.
   void stored(sw::BlockId b, sw::NodeId v);
 
@@ -65,42 +111,39 @@ class NodeMemory : public sw::DeliveryView {
   bool holds(sw::BlockId b, sw::NodeId node) const override;
   uint32_t arrivals(sw::BlockId b, sw::NodeId node) const override;
   bool intact(sw::BlockId b, sw::NodeId node) const override;
+  bool partial() const override { return part_; }
+  bool checks(sw::NodeId node) const override { return !part_ || owned_[static_cast<size_t>(node)] != 0; }
 
   size_t arena_bytes() const { return arena_.size(); }
-
-  // Partitioned runs (partitioned.hpp): every rank's memory is authoritative only for the nodes it
-  // owns. Each rank forgets the rest (owners it cannot vouch for become kInFlight, slots and states
-  // of other nodes zero), then the ranks combine: owners by minimum (a node beats kInFlight, which
-  // beats kNoOwner), states by maximum, payload bytes by or; afterwards every rank holds what one
-  // process would (a block still in flight has a zero slot instead of a stale one: never read).
-  template <class Owns, class MinOwner, class MaxState, class OrBytes>
-  void merge_partitioned(Owns&& owns, MinOwner&& min_owner, MaxState&& max_state, OrBytes&& or_bytes) {
-    if (moves_) {
-      for (size_t b = 0; b < owner_.size(); ++b) {
-        const uint32_t o = owner_[b];
-        if (o == kNoOwner) continue;
-        if (o == kInFlight || !owns(static_cast<sw::NodeId>(o))) {
-          owner_[b] = kInFlight;
-          std::memset(arena_.data() + b * stride_, 0, stride_);
-        }
-        if (!owns(space_->destination(static_cast<sw::BlockId>(b)))) state_[b] = 0;
-      }
-      min_owner(owner_.data(), owner_.size());
-    } else {
-      for (size_t i = 0; i < state_.size(); ++i)
-        if (!owns(static_cast<sw::NodeId>(i % nodes_))) {
-          state_[i] = 0;
-          std::memset(arena_.data() + i * stride_, 0, stride_);
-        }
-    }
-    max_state(state_.data(), state_.size());
-    or_bytes(arena_.data(), arena_.size());
-  }
+  // Payload bytes in use at the most (a rank's pool: the slots ever touched; else the arena).
+  uint64_t payload_peak_bytes() const { return pool_ ? uint64_t{pool_next_} * stride_ : arena_.size(); }
+  // A rank's part, moved blocks: the blocks destined to an owned node that do not end there here
+  // (their holder is on another rank, or nowhere: lost); this rank's answer for any block (an owned
+  // node holding it, else kInFlight; kNoOwner if its nodes never had it); the holders the ranks
+  // agreed on (the minimum of every rank's answer) for this rank's unresolved blocks.
+  std::vector<sw::BlockId> unresolved() const;
+  uint32_t owner_answer(sw::BlockId b) const;
+  void resolve(const std::vector<sw::BlockId>& blocks, const std::vector<uint32_t>& holders);
+  // A rank's part, moved blocks: the slots its pool reserves, and the most in use at once.
+  uint64_t pool_slots() const { return pool_capacity_; }
+  uint64_t pool_peak() const { return pool_next_; }
 
  private:
   static constexpr uint8_t kHeld = 0x80;
   static constexpr uint8_t kArrivals = 0x7f;
-  size_t index(sw::BlockId b, sw::NodeId v) const { return moves_ ? b : b * nodes_ + static_cast<size_t>(v); }
+  static constexpr uint32_t kNoSlot = 0xffffffffu;
+  static constexpr uint8_t kSending = 1;    // pool slot: taken, bytes still leaving for a worm
+  static constexpr uint8_t kReceiving = 2;  // pool slot: bytes arriving, not all stored yet
+  // Copied blocks (a rank's part: rows of the owned nodes only).
+  size_t index(sw::BlockId b, sw::NodeId v) const {
+    if (!part_) return moves_ ? b : b * nodes_ + static_cast<size_t>(v);
+    return b * nodes_ + node_slot_[static_cast<size_t>(v)];
+  }
+  uint8_t* pool_slot(uint32_t i) const { return pool_.get() + static_cast<size_t>(i) * stride_; }
+  uint32_t receiving(sw::BlockId b);
+  void give_back(sw::BlockId b);
+  uint32_t take_slot(sw::BlockId b);
+  void allocate(size_t slots);
   void fill(uint8_t* dst, sw::BlockId b) const;
 
   const sw::BlockSpace* space_;
@@ -113,6 +156,17 @@ class NodeMemory : public sw::DeliveryView {
   std::vector<uint32_t> owner_;   // moved blocks only
   std::vector<uint8_t> state_;    // moved: arrivals at the destination; copied: held | arrivals per slot
   mutable std::vector<uint8_t> scratch_;  // intact(): the expected content of one block
+  // A rank's part (nodes_ is then the number of owned nodes for copied blocks).
+  bool part_ = false;
+  std::vector<uint8_t> owned_;          // per node of the network
+  std::vector<uint32_t> block_slot_;    // moved: per block of the network, its pool slot or kNoSlot
+  std::unique_ptr<uint8_t[]> pool_;     // moved: payload slots (pages touched as first used)
+  std::unique_ptr<uint32_t[]> pool_owner_;
+  std::unique_ptr<uint8_t[]> pool_flags_;
+  uint32_t pool_capacity_ = 0, pool_next_ = 0;
+  std::vector<uint32_t> free_;          // slots given back, reused last-in first-out
+  std::vector<uint32_t> node_slot_;     // copied: per node of the network, its row among the owned
+  std::unordered_map<sw::BlockId, uint32_t> resolved_;  // moved: holders found among the ranks
 };
 
 }  // namespace torx::model

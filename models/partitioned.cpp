@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <iterator>
 
 #include "core/collective_stop.hpp"
@@ -102,7 +104,88 @@ std::string gather_text(const std::string& mine, RankComm& comm) {
   return all;
 }
 
+// Every rank's moved blocks that did not end at their (owned) destination: where they are, as the
+// ranks agree (each answers for its own nodes; the minimum is the holder, kInFlight if none has it).
+void resolve_holders(NodeMemory& mem, RankComm& comm) {
+  const std::vector<sw::BlockId> mine = mem.unresolved();
+  const size_t ranks = static_cast<size_t>(comm.size());
+  std::vector<uint64_t> counts(ranks);
+  const uint64_t n = mine.size();
+  comm.allgather(&n, 1, counts.data());
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  if (total == 0) return;  // every block is at its destination (a run that passes)
+  std::vector<std::vector<uint8_t>> out(ranks), in;
+  for (auto& o : out) {
+    o.resize(mine.size() * sizeof(sw::BlockId));
+    if (!mine.empty()) std::memcpy(o.data(), mine.data(), o.size());
+  }
+  comm.alltoallv(out, in);
+  std::vector<sw::BlockId> all;
+  all.reserve(total);
+  for (const auto& i : in) {
+    const size_t k = all.size();
+    all.resize(k + i.size() / sizeof(sw::BlockId));
+    if (!i.empty()) std::memcpy(all.data() + k, i.data(), i.size());
+  }
+  TORX_CHECK(all.size() == total, "an exchange of unresolved blocks lost some");
+  std::vector<uint32_t> holders(all.size());
+  for (size_t k = 0; k < all.size(); ++k) holders[k] = mem.owner_answer(all[k]);
+  comm.allreduce(holders.data(), holders.size(), RankComm::Op::kMin);
+  uint64_t first = 0;
+  for (int r = 0; r < comm.rank(); ++r) first += counts[static_cast<size_t>(r)];
+  mem.resolve(mine, std::vector<uint32_t>(holders.begin() + static_cast<ptrdiff_t>(first),
+                                          holders.begin() + static_cast<ptrdiff_t>(first + n)));
+}
+
 }  // namespace
+
+void reduce_check(sw::CheckResult& c, RankComm& comm, size_t max_examples) {
+  uint64_t sums[] = {c.delivered, c.missing, c.duplicated, c.misdelivered, c.corrupted};
+  comm.allreduce(sums, std::size(sums), RankComm::Op::kSum);
+  c.delivered = sums[0];
+  c.missing = sums[1];
+  c.duplicated = sums[2];
+  c.misdelivered = sums[3];
+  c.corrupted = sums[4];
+  c.ok = c.missing == 0 && c.duplicated == 0 && c.misdelivered == 0 && c.corrupted == 0 && c.delivered == c.expected;
+  // The examples to rank 0, merged in the checker's order (key, then rank: one process's order).
+  std::vector<uint8_t> mine;
+  for (size_t k = 0; k < c.examples.size(); ++k) {
+    const uint64_t key = c.example_keys[k];
+    const uint32_t len = static_cast<uint32_t>(c.examples[k].size());
+    const size_t at = mine.size();
+    mine.resize(at + sizeof key + sizeof len + len);
+    std::memcpy(mine.data() + at, &key, sizeof key);
+    std::memcpy(mine.data() + at + sizeof key, &len, sizeof len);
+    std::memcpy(mine.data() + at + sizeof key + sizeof len, c.examples[k].data(), len);
+  }
+  std::vector<std::vector<uint8_t>> out(static_cast<size_t>(comm.size())), in;
+  out[0] = std::move(mine);
+  comm.alltoallv(out, in);
+  if (comm.rank() != 0) return;
+  std::vector<std::pair<uint64_t, std::string>> all;
+  for (const auto& i : in) {
+    size_t at = 0;
+    while (at + 12 <= i.size()) {
+      uint64_t key = 0;
+      uint32_t len = 0;
+      std::memcpy(&key, i.data() + at, sizeof key);
+      std::memcpy(&len, i.data() + at + sizeof key, sizeof len);
+      at += sizeof key + sizeof len;
+      TORX_CHECK(at + len <= i.size(), "a truncated example");
+      all.emplace_back(key, std::string(reinterpret_cast<const char*>(i.data() + at), len));
+      at += len;
+    }
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  c.examples.clear();
+  c.example_keys.clear();
+  for (size_t k = 0; k < all.size() && k < max_examples; ++k) {
+    c.example_keys.push_back(all[k].first);
+    c.examples.push_back(std::move(all[k].second));
+  }
+}
 
 sw::CycleFigures run_partitioned(CycleNetwork& net, const Partition& part, RankComm& comm, const CycleOptions& opt,
                                  PartitionedStats* stats) {
@@ -110,6 +193,8 @@ sw::CycleFigures run_partitioned(CycleNetwork& net, const Partition& part, RankC
   PartitionedStats& st = stats ? *stats : local;
   TORX_CHECK(part.ranks == comm.size(), "a partition for another number of ranks");
   TORX_CHECK(opt.trace.empty(), "partitioned runs take no trace");
+  TORX_CHECK(opt.partition == &part && opt.rank == comm.rank() && net.memory().partial(),
+             "a partitioned run needs the network built for its part (CycleOptions::partition, rank)");
   Fabric& f = net.fabric();
   f.set_partition(part, comm.rank());
   const auto t_start = clock_type::now();
@@ -160,11 +245,7 @@ sw::CycleFigures run_partitioned(CycleNetwork& net, const Partition& part, RankC
   reduce_stats(net.stats_mut(), net.gossip_totals_mut(), comm);
   sw::CycleFigures c = net.result();
   reduce_figures(c, f.buffer_flit_cycles(), f.cycle(), comm);
-  net.memory().merge_partitioned(
-      [&f](sw::NodeId v) { return f.owns(v); },
-      [&comm](uint32_t* owner, size_t n) { comm.allreduce(owner, n, RankComm::Op::kMin); },
-      [&comm](uint8_t* state, size_t n) { comm.allreduce(state, n, RankComm::Op::kMax); },
-      [&comm](uint8_t* bytes, size_t n) { comm.allreduce(bytes, n, RankComm::Op::kOr); });
+  resolve_holders(net.memory(), comm);
   st.reduce_seconds = since(t_reduce);
   c.run_seconds = run_seconds;
   c.threads = 1;

@@ -13,14 +13,18 @@
 //      flits still on the link, router.cpp), a credit or a barrier pulse when it becomes visible
 //      (credit_latency, barrier_hop_latency cycles after it was sent: the lookahead).
 // At the end the ranks reduce the run's statistics (sums, minima, maxima over the nodes each owns)
-// and their node memories (each keeps what its own nodes hold) so that every rank holds the
-// figures and the DeliveryView of one process, byte for byte; rank 0 writes the document.
+// so that every rank holds the figures of one process, byte for byte. Each rank's node memories
+// hold only what its own nodes may hold (CycleOptions::partition, node_memory.hpp): a moved block
+// that did not reach its destination is located among the ranks, each rank checks the deliveries
+// to its nodes and reduce_check() sums the counts and merges the examples; rank 0 writes the
+// document.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/checker.hpp"
 #include "core/cycle_figures.hpp"
 #include "models/loader.hpp"
 #include "models/partition.hpp"
@@ -55,11 +59,16 @@ struct PartitionedStats {
   double reduce_seconds = 0;    // the final reduction of figures and memories
 };
 
-// Runs `net` (built with connect = true, not started) partitioned by `part` over comm's ranks and
-// returns the figures of the whole network on every rank; net.memory() then holds every node's
-// blocks. Throws sw::WatchdogError on every rank if the network stalls (rank 0's message carries
+// Runs `net` (built with connect = true and opt.partition = &part, opt.rank = comm.rank(), not
+// started) partitioned by `part` over comm's ranks and returns the figures of the whole network on
+// every rank; net.memory() then holds this rank's nodes' blocks (check them with check_delivery,
+// then reduce_check). Throws sw::WatchdogError on every rank if the network stalls (rank 0's message carries
 // the stall reports of all ranks).
 sw::CycleFigures run_partitioned(CycleNetwork& net, const Partition& part, RankComm& comm, const CycleOptions& opt,
                                  PartitionedStats* stats = nullptr);
+
+// The checker's result over every rank's nodes (each rank's check_delivery of its part, summed);
+// rank 0 gets the first `max_examples` examples in one process's order.
+void reduce_check(sw::CheckResult& c, RankComm& comm, size_t max_examples = 8);
 
 }  // namespace torx::model

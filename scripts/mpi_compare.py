@@ -10,8 +10,9 @@ Each case runs `torx run ... --json` once alone and once under `mpirun -np R --o
 partition, and compares the two documents key by key with result_corpus.py's rules (wall and load
 times, peak memory and threads aside). Exit 1 if any document differs or a run fails.
 
---failures: a rank whose MPI call fails (TORX_MPI_FAULT=1:N) and a rank killed by a signal: every
-rank must stop, mpirun with a non-zero exit (3 for the MPI error) and a message, within a timeout.
+--failures: a rank whose MPI call fails (TORX_MPI_FAULT=1:N), a rank that dies by SIGKILL at a
+collective (TORX_MPI_FAULT=1:N:kill) and one killed from outside: every rank must stop with a
+message, mpirun (for the MPI error) or torx-mpirun (for a rank's death) with exit 3, within 120 s.
 """
 import argparse
 import concurrent.futures
@@ -96,33 +97,55 @@ def failures(torx, tmp):
             bad.append(f"MPI error on rank 1: exit {p.returncode}, want 3 and the message")
     except subprocess.TimeoutExpired:
         bad.append("MPI error on rank 1: hung (120 s)")
-    # A rank killed by a signal in the middle of the run: mpirun stops the other rank.
-    big = [torx, "run", "t4", "--topo", "32x32", "--model", "cycle", "--json", os.path.join(tmp, "k.json")]
-    proc = subprocess.Popen([*MPIRUN, "-np", "2", *big], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    # A rank that dies by SIGKILL at its 200th collective call (TORX_MPI_FAULT=1:200:kill): mpirun
+    # stops rank 0 (SIGTERM: it says so and exits 3), mpirun exits 137, torx-mpirun 3.
+    wrapper = torx_mpirun(torx)
+    env = dict(os.environ, TORX_MPI_FAULT="1:200:kill")
+    t = time.time()
+    try:
+        p = run([wrapper, *MPIRUN[1:], "-np", "2", *args], timeout=120, env=env)
+        ok = (p.returncode == 3 and "rank 1 kills itself" in p.stderr and "stopped (rank 0): terminated by mpirun" in
+              p.stderr and "torx-mpirun: a rank died by signal 9" in p.stderr)
+        print(f"failures: rank 1 dies (SIGKILL) at its 200th collective: torx-mpirun exit {p.returncode} after "
+              f"{time.time() - t:.1f} s{'' if ok else ': ' + p.stderr.strip()[-400:]}")
+        if not ok:
+            bad.append(f"rank 1 dies: exit {p.returncode}, want 3 and the messages of both ranks")
+    except subprocess.TimeoutExpired:
+        bad.append("rank 1 dies: hung (120 s)")
+    # A rank killed from outside in the middle of a run: the same.
+    big = [torx, "run", "t4", "--topo", "16x16", "--model", "cycle", "--json", os.path.join(tmp, "k.json")]
+    proc = subprocess.Popen([wrapper, *MPIRUN[1:], "-np", "2", *big], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     victim = None
     for _ in range(600):
         time.sleep(0.1)
-        kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
-        if len(kids) >= 2:
+        ranks = subprocess.run(["pgrep", "-s", str(proc.pid), "-x", "torx"], capture_output=True, text=True).stdout.split()
+        if len(ranks) >= 2:
             time.sleep(2.0)  # inside the run
-            victim = int(kids[-1])
+            victim = int(ranks[-1])
             break
     if victim is None:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         return bad + ["rank kill: no ranks found"]
     t = time.time()
     os.kill(victim, signal.SIGKILL)
     try:
         _, err = proc.communicate(timeout=120)
-        ok = proc.returncode != 0
-        print(f"failures: rank killed (SIGKILL): mpirun exit {proc.returncode} after {time.time() - t:.1f} s")
+        ok = proc.returncode == 3 and "terminated by mpirun" in err and "died by signal 9" in err
+        print(f"failures: a rank killed (SIGKILL) from outside: torx-mpirun exit {proc.returncode} after "
+              f"{time.time() - t:.1f} s{'' if ok else ': ' + err.strip()[-400:]}")
         if not ok:
-            bad.append("rank kill: mpirun exit 0")
+            bad.append(f"rank kill: exit {proc.returncode}, want 3 and the messages")
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         bad.append("rank kill: hung (120 s)")
     return bad
+
+
+def torx_mpirun(torx):
+    """torx-mpirun beside torx (build/bin, an installed prefix), else the one in scripts/."""
+    beside = os.path.join(os.path.dirname(os.path.abspath(torx)), "torx-mpirun")
+    return beside if os.path.exists(beside) else os.path.join(os.path.dirname(os.path.abspath(__file__)), "torx-mpirun")
 
 
 def main():

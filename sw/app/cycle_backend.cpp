@@ -14,6 +14,7 @@
 #include "app/mpi.hpp"
 #include "app/report.hpp"
 #include "app/tables.hpp"
+#include "core/collective_stop.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
 #include "models/loader.hpp"
@@ -84,32 +85,49 @@ class CycleBackend final : public Backend {
   const sw::DeliveryView& run_partitioned(const sw::Schedule& schedule, const RunRequest& req, model::CycleOptions& o,
                                           model::RankComm& world, std::chrono::steady_clock::time_point t0,
                                           RunReport& rep) {
-    const model::Partition part = model::make_partition(
-        req.topology, world.size(), model::partition_kind(req.partition.empty() ? "auto" : req.partition));
+    part_ = model::make_partition(req.topology, world.size(),
+                                  model::partition_kind(req.partition.empty() ? "auto" : req.partition));
+    const model::Partition& part = part_;
+    o.partition = &part_;
+    o.rank = world.rank();
     net_ = std::make_unique<model::CycleNetwork>(schedule, req.topology, o, /*connect=*/true, routers_.get(),
                                                  barriers_.get());
     model::PartitionedStats ps;
-    rep.cycle_model = model::run_partitioned(*net_, part, world, o, &ps);
+    const auto t_run = std::chrono::steady_clock::now();
+    try {
+      rep.cycle_model = model::run_partitioned(*net_, part, world, o, &ps);
+    } catch (const sw::CollectiveStop&) {
+      // Every rank stops together (a stall, a cycle limit): the time split and memories still said.
+      report_ranks(world, ps, std::chrono::duration<double>(std::chrono::steady_clock::now() - t_run).count(), true);
+      throw;
+    }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.cycle_model->load_seconds = total - rep.cycle_model->run_seconds;
+    report_ranks(world, ps, rep.cycle_model->run_seconds, false);
+    return net_->memory();
+  }
+
+  // Rank 0 says on standard error how each rank's time went and what its peak memory was (the
+  // document is one process's: timings aside, it has neither).
+  void report_ranks(model::RankComm& world, const model::PartitionedStats& ps, double run_seconds, bool stopped) {
     const uint64_t mine[] = {peak_rss_bytes(), ps.cycles_stepped, ps.exchanges, ps.bytes_sent,
                              static_cast<uint64_t>(ps.step_seconds * 1e6), static_cast<uint64_t>(ps.sync_seconds * 1e6),
-                             static_cast<uint64_t>(ps.exchange_seconds * 1e6)};
+                             static_cast<uint64_t>(ps.exchange_seconds * 1e6), net_->memory().payload_peak_bytes()};
     constexpr size_t kw = std::size(mine);
     std::vector<uint64_t> all(kw * static_cast<size_t>(world.size()));
     world.allgather(mine, kw, all.data());
-    if (world.rank() == 0) {
-      std::string s = fmt::format("torx: partitioned over {}: {} cycles stepped, {} exchanges; per rank: peak memory, "
-                                  "bytes sent, stepping / cycle sync / exchange seconds (of {:.3f} s run):",
-                                  part.describe(), ps.cycles_stepped, ps.exchanges, rep.cycle_model->run_seconds);
-      for (int r = 0; r < world.size(); ++r) {
-        const uint64_t* w = &all[static_cast<size_t>(r) * kw];
-        s += fmt::format("\n  rank {}: {:.1f} MiB, {} bytes, {:.3f} / {:.3f} / {:.3f} s", r, w[0] / 1048576.0, w[3],
-                         w[4] / 1e6, w[5] / 1e6, w[6] / 1e6);
-      }
-      std::fprintf(stderr, "%s\n", s.c_str());
+    if (world.rank() != 0) return;
+    std::string s = fmt::format("torx: partitioned over {}: {} cycles stepped, {} exchanges; per rank: peak memory "
+                                "(node memories' payload at most), bytes sent, stepping / cycle sync / exchange seconds (of "
+                                "{:.3f} s run{}):",
+                                part_.describe(), ps.cycles_stepped, ps.exchanges, run_seconds,
+                                stopped ? ", stopped" : "");
+    for (int r = 0; r < world.size(); ++r) {
+      const uint64_t* w = &all[static_cast<size_t>(r) * kw];
+      s += fmt::format("\n  rank {}: {:.1f} MiB ({:.1f} MiB), {} bytes, {:.3f} / {:.3f} / {:.3f} s", r,
+                       w[0] / 1048576.0, w[7] / 1048576.0, w[3], w[4] / 1e6, w[5] / 1e6, w[6] / 1e6);
     }
-    return net_->memory();
+    std::fprintf(stderr, "%s\n", s.c_str());
   }
 
   // The forwarding tables the routers forward by (--gossip-hw): a file's (checked like torx tables
@@ -138,6 +156,7 @@ class CycleBackend final : public Backend {
   std::unique_ptr<sw::GossipPlan> plan_;
   std::optional<sw::ForwardingTable> tables_;
   std::unique_ptr<model::CycleNetwork> net_;
+  model::Partition part_;  // a partitioned run's
 };
 
 }  // namespace

@@ -6,12 +6,14 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 
 #ifdef TORX_WITH_MPI
 #include <mpi.h>
@@ -60,10 +62,12 @@ class MpiComm final : public model::RankComm {
     check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
   }
-  // Testing the failure path (docs/distributed.md): TORX_MPI_FAULT=RANK:N makes rank RANK's N-th
-  // collective call fail as an MPI error would.
-  void set_fault(int rank, long calls) {
+  // Testing the failure paths (docs/distributed.md): TORX_MPI_FAULT=RANK:N makes rank RANK's N-th
+  // collective call fail as an MPI error would; RANK:N:kill makes the rank die there by SIGKILL
+  // (a rank that dies: mpirun stops the others, torx-mpirun exits 3).
+  void set_fault(int rank, long calls, bool kill) {
     if (rank == rank_) fault_at_ = calls;
+    kill_ = kill;
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -107,8 +111,13 @@ class MpiComm final : public model::RankComm {
 
  private:
   void count_call() {
-    if (++calls_ == fault_at_)
-      throw MpiError(fmt::format("MPI: collective call {} failed: injected by TORX_MPI_FAULT", calls_));
+    if (++calls_ != fault_at_) return;
+    if (kill_) {
+      std::fprintf(stderr, "torx: rank %d kills itself (SIGKILL) at collective call %ld: TORX_MPI_FAULT\n", rank_, calls_);
+      std::fflush(stderr);
+      ::raise(SIGKILL);
+    }
+    throw MpiError(fmt::format("MPI: collective call {} failed: injected by TORX_MPI_FAULT", calls_));
   }
   template <class T>
   void reduce(T* d, size_t n, MPI_Datatype type, Op op) {
@@ -120,7 +129,12 @@ class MpiComm final : public model::RankComm {
   }
   int rank_ = 0, size_ = 1;
   long calls_ = 0, fault_at_ = -1;
+  bool kill_ = false;
 };
+
+// What a surviving rank says when mpirun stops it (SIGTERM: another rank died, or the job was
+// stopped); written by the signal handler (core/output_file.hpp), so formatted beforehand.
+char g_stop_message[160];
 
 std::unique_ptr<MpiComm> g_world;
 
@@ -133,12 +147,22 @@ void mpi_start(int* argc, char*** argv) {
     throw MpiError("MPI: MPI_Init_thread failed");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   g_world = std::make_unique<MpiComm>();
+  std::snprintf(g_stop_message, sizeof g_stop_message,
+                "torx: stopped (rank %d): terminated by mpirun (another rank died, or the job was stopped)\n",
+                g_world->rank());
+  sw::set_signal_exit(3, g_stop_message);
   if (const char* f = std::getenv("TORX_MPI_FAULT")) {
-    int rank = -1;
+    int rank = -1, end = 0;
     long calls = -1;
-    if (std::sscanf(f, "%d:%ld", &rank, &calls) != 2 || calls < 1)
-      throw sw::InputError(fmt::format("TORX_MPI_FAULT={}: give RANK:CALLS (a rank, and its collective call to fail)", f));
-    g_world->set_fault(rank, calls);
+    const std::string spec = f;
+    const bool kill = spec.size() > 5 && spec.compare(spec.size() - 5, 5, ":kill") == 0;
+    const std::string nums = kill ? spec.substr(0, spec.size() - 5) : spec;
+    if (std::sscanf(nums.c_str(), "%d:%ld%n", &rank, &calls, &end) != 2 || calls < 1 ||
+        static_cast<size_t>(end) != nums.size())
+      throw sw::InputError(fmt::format("TORX_MPI_FAULT={}: give RANK:CALLS or RANK:CALLS:kill (a rank, and its "
+                                       "collective call to fail or to die at)",
+                                       f));
+    g_world->set_fault(rank, calls, kill);
   }
 }
 
@@ -150,6 +174,10 @@ void mpi_finish(int code, bool alone) {
 }
 
 model::RankComm* mpi_world() { return g_world.get(); }
+void reduce_partial_check(sw::CheckResult& c) {
+  TORX_CHECK(g_world != nullptr, "a partial check outside a partitioned run");
+  model::reduce_check(c, *g_world);
+}
 int mpi_rank() { return g_world ? g_world->rank() : 0; }
 int mpi_size() { return g_world ? g_world->size() : 1; }
 
@@ -163,6 +191,7 @@ void mpi_start(int*, char***) {
 }
 void mpi_finish(int, bool) {}
 model::RankComm* mpi_world() { return nullptr; }
+void reduce_partial_check(sw::CheckResult&) { TORX_CHECK(false, "a partial check in a build without MPI"); }
 int mpi_rank() { return 0; }
 int mpi_size() { return 1; }
 

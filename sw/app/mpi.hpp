@@ -13,6 +13,9 @@
 namespace torx::model {
 class RankComm;
 }
+namespace torx::sw {
+struct CheckResult;
+}
 
 namespace torx::app {
 
@@ -36,6 +39,9 @@ int mpi_rank();   // 0 when alone
 int mpi_size();   // 1 when alone
 // Only rank 0 writes results (documents, summaries, files).
 inline bool output_rank() { return mpi_rank() == 0; }
+// A partitioned run's check (each rank judged its own nodes' deliveries): the counts summed over
+// the ranks, the examples merged on rank 0 (models/partitioned.hpp, reduce_check).
+void reduce_partial_check(sw::CheckResult& c);
 // The number of ranks mpirun started this process among (1 if none), from the environment.
 int launched_ranks();
 

@@ -277,6 +277,7 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
     const sw::DeliveryView& view = backend->run(schedule, req, hooks.progress, rep);
     rep.check = sw::check_delivery(view);
     if (!req.rtl_router.empty()) rep.rtl_router = foreign_router_info();
+    if (view.partial()) reduce_partial_check(rep.check);  // a partitioned run: each rank checked its nodes
     rep.sim.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   rep.sim.peak_rss_bytes = peak_rss_bytes();

@@ -13,14 +13,21 @@ CheckResult check_delivery(const DeliveryView& view, size_t max_examples) {
   r.expected = space.expected_deliveries();
   // Examples are worded only while there is room for them: a run that loses every one of 16
   // million blocks must not format 16 million sentences (it took seconds; found by fuzzing).
+  uint64_t key = 0;  // the (block, node) examined, in the checker's order
   auto example = [&](auto&& words) {
-    if (r.examples.size() < max_examples) r.examples.push_back(words());
+    if (r.examples.size() < max_examples) {
+      r.examples.push_back(words());
+      r.example_keys.push_back(key);
+    }
   };
+  const bool partial = view.partial();
   if (moves_blocks(space.collective())) {
     for (BlockId b = 0; b < space.universe(); ++b) {
       if (!space.exists(b)) continue;
       const NodeId s = space.source(b);
       const NodeId t = space.destination(b);
+      if (partial && !view.checks(t)) continue;
+      key = b;
       const NodeId h = view.holder(b);
       const uint32_t a = view.arrivals(b, t);
       if (a > 1) {
@@ -50,6 +57,8 @@ CheckResult check_delivery(const DeliveryView& view, size_t max_examples) {
     for (BlockId b = 0; b < space.universe(); ++b) {
       const NodeId s = space.source(b);
       for (NodeId v = 0; v < n; ++v) {
+        if (partial && !view.checks(v)) continue;
+        key = b * static_cast<uint64_t>(n) + static_cast<uint64_t>(v);
         const uint32_t a = view.arrivals(b, v);
         // The source holds its block from the start, so any arrival there is a duplicate.
         const uint32_t extra = v == s ? a : (a > 1 ? a - 1 : 0);

@@ -11,6 +11,9 @@
 //                 (a personalized block stranded at a relay or sent to the wrong node);
 //   corrupted     delivered blocks whose content differs from what their identity prescribes.
 // The run passes when nothing is missing, duplicated, misdelivered or corrupted.
+// A partial view (one rank's nodes) is judged on the deliveries to its nodes only: `expected`
+// stays the whole collective's, the other counts are the part's (summed over the parts, they are
+// the whole network's; ok is then decided from the sums: models/partitioned.hpp).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +33,9 @@ struct CheckResult {
   uint64_t misdelivered = 0;
   uint64_t corrupted = 0;
   std::vector<std::string> examples;  // the first few faults, described
+  // Where each example comes from in the checker's order (block, then node): a partitioned run
+  // merges the ranks' examples by it into one process's order. Not part of any document.
+  std::vector<uint64_t> example_keys;
 };
 
 CheckResult check_delivery(const DeliveryView& view, size_t max_examples = 8);

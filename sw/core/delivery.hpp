@@ -23,6 +23,10 @@ class DeliveryView {
   virtual uint32_t arrivals(BlockId b, NodeId node) const = 0;
   // Whether the copy `node` holds has the content its identity prescribes (ContentModel).
   virtual bool intact(BlockId b, NodeId node) const = 0;
+  // A part of the network's memories (one rank's, in a partitioned run): the checker judges only
+  // the deliveries to the nodes it checks, and the parts' results are summed (models/partitioned.hpp).
+  virtual bool partial() const { return false; }
+  virtual bool checks(NodeId) const { return true; }
 };
 
 }  // namespace torx::sw

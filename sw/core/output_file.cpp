@@ -46,9 +46,20 @@ void unregister_temp(int slot) {
   g_used[slot].store(0);
 }
 
+// set_signal_exit: the exit code (0: die by the signal) and the message, read by the handler.
+std::atomic<int> g_exit_code{0};
+std::atomic<const char*> g_exit_message{nullptr};
+
 extern "C" void remove_temps_and_die(int sig) {
   for (int i = 0; i < kSlots; ++i)
     if (g_used[i].load() == 1) ::unlink(g_paths[i]);
+  if (const int code = g_exit_code.load(); code != 0 && sig != SIGINT) {
+    if (const char* m = g_exit_message.load()) {
+      const ssize_t w = ::write(2, m, std::strlen(m));
+      (void)w;
+    }
+    ::_exit(code);
+  }
   std::signal(sig, SIG_DFL);
   ::raise(sig);
 }
@@ -103,6 +114,11 @@ void install_output_signal_handlers() {
     return true;
   }();
   (void)once;
+}
+
+void set_signal_exit(int code, const char* message) {
+  g_exit_message.store(message);
+  g_exit_code.store(code);
 }
 
 void check_output_name(std::string_view option, const std::string& path) {

@@ -29,6 +29,11 @@ namespace torx::sw {
 
 // Installs the signal handlers above (idempotent). The CLI calls it first thing.
 void install_output_signal_handlers();
+// One of several MPI ranks (app/mpi.cpp): SIGTERM and SIGHUP, which mpirun sends to the surviving
+// ranks when one dies, remove the temporary files, write `message` (kept, not copied: a string that
+// lives as long as the process) on standard error and end the process with exit `code` instead of
+// by the signal. SIGINT stays a death by signal.
+void set_signal_exit(int code, const char* message);
 
 // Refuses an output name that cannot be one: empty, or an existing directory. `option` names it.
 void check_output_name(std::string_view option, const std::string& path);

@@ -3,13 +3,16 @@
 // meet through an in-process RankComm; the figures and the checked memories must be the one
 // process's for every partition kind and R = 2, 3, 4, on the C++ routers and on the port-level
 // boundary the RTL uses (PortRouter with C++ cores, barrier cores); a comm that loses one exchange
-// record must be caught (a stall reported on every rank, or different figures). Also partition.hpp.
+// record must be caught (a stall reported on every rank, or different figures). Each rank holds only
+// its nodes' memories; their checks summed must be the one process's, and a block lost or corrupted
+// on one rank must be counted and described as one process would. Also partition.hpp.
 #include <gtest/gtest.h>
 
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -128,14 +131,19 @@ struct Blocks {
   const BarrierFactory* barriers = nullptr;
 };
 
-Outcome alone(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, Blocks su = {}) {
+// Faults planted in the node memories after the run, before the check (only where the memory is
+// the node's: a rank's part plants those of its nodes).
+using Plant = std::function<void(NodeMemory&)>;
+
+Outcome alone(const sw::Schedule& s, const Topology& topo, const CycleOptions& o, Blocks su = {}, Plant plant = {}) {
   CycleNetwork net(s, topo, o, true, su.routers, su.barriers);
   net.run();
+  if (plant) plant(net.memory());
   return {net.result(), sw::check_delivery(net.memory()), {}};
 }
 
 std::vector<Outcome> partitioned(const sw::Schedule& s, const Topology& topo, const CycleOptions& o,
-                                 const Partition& part, Blocks su = {}, int faulty_rank = -1) {
+                                 const Partition& part, Blocks su = {}, int faulty_rank = -1, Plant plant = {}) {
   Threads t(part.ranks);
   std::vector<Outcome> out(static_cast<size_t>(part.ranks));
   std::vector<std::thread> th;
@@ -144,10 +152,16 @@ std::vector<Outcome> partitioned(const sw::Schedule& s, const Topology& topo, co
       ThreadComm comm(t, r);
       comm.drop_first_ = r == faulty_rank;
       try {
-        CycleNetwork net(s, topo, o, true, su.routers, su.barriers);
+        CycleOptions mine = o;  // this rank's part of the node memories
+        mine.partition = &part;
+        mine.rank = r;
+        CycleNetwork net(s, topo, mine, true, su.routers, su.barriers);
         Outcome& oc = out[static_cast<size_t>(r)];
-        oc.fig = run_partitioned(net, part, comm, o);
+        oc.fig = run_partitioned(net, part, comm, mine);
+        if (plant) plant(net.memory());
         oc.check = sw::check_delivery(net.memory());
+        EXPECT_TRUE(net.memory().partial());
+        reduce_check(oc.check, comm);
       } catch (const sw::CollectiveStop& e) {
         out[static_cast<size_t>(r)].error = e.what();  // every rank stops together
       } catch (const std::exception& e) {
@@ -266,6 +280,51 @@ TEST(Partitioned, PortLevelRoutersAndBarrierCoresGiveTheOneProcessFigures) {
   ASSERT_TRUE(one.check.ok);
   for (const Outcome& oc : partitioned(s, topo, o, make_partition(topo, 2, PartitionKind::kBlock), su))
     expect_same(one, oc);
+}
+
+// Each rank checks its own nodes' blocks: faults planted on either rank (a moved block lost or
+// corrupted, a copy corrupted) are counted and described exactly as one process counts and
+// describes them, examples in the same order.
+TEST(Partitioned, PlantedFaultsAreCheckedAsInOneProcess) {
+  for (const std::string algo : {"t4", "ms-hc"}) {
+    SCOPED_TRACE(algo);
+    const Topology topo = algo == "t4" ? Topology({8, 8}, true) : Topology({6, 6}, true);
+    const sw::Schedule s = testing::generate(algo, topo);
+    CycleOptions o;
+    const sw::NodeId n = topo.nodes();
+    const Plant plant = [n](NodeMemory& m) {
+      // Blocks destined to nodes on both ranks, in an order that interleaves them.
+      for (sw::BlockId b : {sw::BlockId(1) * n + (n - 1), sw::BlockId(2) * n + 1, sw::BlockId(3) * n + (n / 2),
+                            sw::BlockId(5) * n + 2}) {
+        if (m.moves()) {
+          const sw::NodeId t = m.space().destination(b);
+          if (!m.checks(t)) continue;
+          if (b % 2) m.slot(b, t)[0] ^= 1;  // corrupted
+          else m.take(b);                   // lost in flight
+        } else {
+          const sw::NodeId v = static_cast<sw::NodeId>(b % static_cast<sw::BlockId>(n));
+          const sw::BlockId blk = b % m.space().universe();
+          if (!m.checks(v) || m.space().source(blk) == v) continue;
+          m.slot(blk, v)[0] ^= 1;
+        }
+      }
+    };
+    const Outcome one = alone(s, topo, o, {}, plant);
+    ASSERT_FALSE(one.check.ok);
+    ASSERT_GE(one.check.examples.size(), 2u);
+    for (PartitionKind k : {PartitionKind::kSlab, PartitionKind::kBlock}) {
+      const std::vector<Outcome> out = partitioned(s, topo, o, make_partition(topo, 2, k), {}, -1, plant);
+      const sw::CheckResult& c = out[0].check;
+      ASSERT_EQ(out[0].error, "");
+      EXPECT_FALSE(c.ok);
+      EXPECT_EQ(c.delivered, one.check.delivered);
+      EXPECT_EQ(c.missing, one.check.missing);
+      EXPECT_EQ(c.misdelivered, one.check.misdelivered);
+      EXPECT_EQ(c.corrupted, one.check.corrupted);
+      EXPECT_EQ(c.duplicated, one.check.duplicated);
+      EXPECT_EQ(c.examples, one.check.examples);
+    }
+  }
 }
 
 // A lost exchange record (a flit, credit or pulse of one rank's first exchange) is not silently
