@@ -296,6 +296,11 @@ void check_rtl_shape(const model::RouterShape& s, const sw::Topology& topo) {
   auto limit = [](const std::string& what) {
     throw sw::InputError(fmt::format("the RTL router cannot serve this network: {} (docs/rtl.md, \"Limits\")", what));
   };
+  if (s.organization != model::Pipeline::kSingle)
+    throw sw::InputError(fmt::format("--param pipeline={}: the RTL router has the single organization only; the "
+                                     "lookahead and classic organizations exist in the C++ model (--model cycle) "
+                                     "until their RTL lands (docs/timing-contract.md, \"Router organizations\")",
+                                     sw::pipeline_name(static_cast<int>(s.organization))));
   if (s.ndims < 1 || s.ndims > kRtlMaxDims)
     limit(fmt::format("{} dimensions, the SV holds 1..{} (start_dim is a 4-bit field)", s.ndims, kRtlMaxDims));
   if (topo.ndims() != s.ndims)

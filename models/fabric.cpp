@@ -24,6 +24,10 @@ Fabric::Fabric(const sw::Topology& topo, FabricSpec spec, const EndpointFactory&
   TORX_CHECK(spec_.gossip.empty() || spec_.gossip.size() == static_cast<size_t>(n), "one gossip image per node");
   // The flit size is the application's rule (app::validate_request); here only its sanity check.
   TORX_CHECK(spec_.flit_bytes >= 1 && spec_.flit_bytes <= kMaxFlitBytes, "flit size out of range");
+  if (!spec_.gossip.empty() && spec_.params.pipeline != 0)
+    throw sw::InputError(fmt::format("gossip mode with --param pipeline={}: the gossip routers have the single "
+                                     "organization only (docs/timing-contract.md, \"Router organizations\")",
+                                     sw::pipeline_name(spec_.params.pipeline)));
   local_ = spec_.ports == sw::PortModel::kAll ? topo_.ports() : 1;
   make_routers(routers);
   make_endpoints(endpoints);
@@ -54,6 +58,7 @@ std::unique_ptr<RouterCore> Fabric::make_core(const RouterFactory& routers, cons
   unit.load(spec_.routing[v], topo_, v);
   RouterShape shape = rc.shape;
   shape.vc_classes = unit.vc_classes();
+  if (shape.organization == Pipeline::kLookahead) return routers.make(v, shape, lookahead_image(spec_.routing, topo_, v), topo_);
   if (!rc.gossip) return routers.make(v, shape, spec_.routing[v], topo_);
   return routers.make_gossip(v, shape, spec_.routing[v], *rc.gossip, topo_);
 }
@@ -65,7 +70,10 @@ void Fabric::make_routers(const RouterFactory* routers) {
     const RouterConfig rc = router_config(v);
     if (!routers) {
       Router* r = arena_.alloc<Router>(1);
-      new (r) Router(rc, spec_.routing[v], topo_, counters_, arena_, &sched_);
+      if (rc.shape.organization == Pipeline::kLookahead)
+        new (r) Router(rc, lookahead_image(spec_.routing, topo_, v), topo_, counters_, arena_, &sched_);
+      else
+        new (r) Router(rc, spec_.routing[v], topo_, counters_, arena_, &sched_);
       native_.push_back(r);
       routers_.push_back(r);
     } else {

@@ -29,6 +29,9 @@ inline constexpr uint8_t kFlitTail = 2;
 // start_dim = 1 for a prologue packet (delivered, never forwarded).
 inline constexpr uint8_t kFlitGossip = 4;
 
+inline constexpr uint8_t kLaEject = 0xFE;
+inline constexpr uint8_t kLaNone = 0xFF;
+
 // One cache line: 32 bytes of sideband and up to 32 bytes of payload.
 struct alignas(64) Flit {
   // --- link timing -------------------------------------------------------------------------------
@@ -44,6 +47,11 @@ struct alignas(64) Flit {
   // --- sideband ------------------------------------------------------------------------------------
   uint8_t vc = 0;          // VC on the link the flit is travelling (set by the sending port)
   uint8_t kind = 0;        // kFlitHead | kFlitTail | kFlitGossip
+  // Lookahead routing (docs/timing-contract.md, "Lookahead"): in a head on a router-to-router link,
+  // the route at the router it enters, computed by the router it left: the output port (kLaEject:
+  // eject; kLaNone: no route) and the VC class. 0 in every other flit and organization.
+  uint8_t la_port = 0;
+  uint8_t la_class = 0;
   // --- payload -------------------------------------------------------------------------------------
   uint64_t payload[kMaxFlitWords] = {};
 

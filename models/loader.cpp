@@ -237,8 +237,9 @@ uint64_t CycleNetwork::predicted_cycles() const {
   // node issues a step's sends in the cycle the barrier before it releases, B cycles after the last
   // node entered it, and a node enters in the cycle its last receive of the phase is stored.
   const sw::NetworkParams& p = fabric_->spec().params;
-  const uint64_t per_hop = static_cast<uint64_t>(p.link_latency + p.router_latency);
-  const uint64_t c = 2 * static_cast<uint64_t>(p.local_latency) + p.router_latency;
+  // (P: the head's cycles in a router, the organization's stages included.)
+  const uint64_t per_hop = static_cast<uint64_t>(p.link_latency + sw::router_head_cycles(p));
+  const uint64_t c = 2 * static_cast<uint64_t>(p.local_latency) + sw::router_head_cycles(p);
   const uint64_t B = static_cast<uint64_t>(fabric_->barrier_latency());
   const std::vector<uint32_t>& barriers = program_->barrier_steps();
   std::vector<uint64_t> span(program_->steps(), 0);  // 0: no messages

@@ -78,6 +78,7 @@ class LockstepCore final : public RouterCore {
   uint32_t blocked() const override { return a_->blocked(); }
   uint32_t preempted_last() const override { return a_->preempted_last(); }
   uint32_t stacked() const override { return a_->stacked(); }
+  uint32_t traversing() const override { return a_->traversing(); }
 
   const LockstepCoverage& coverage() const;
   RouterCore& first() { return *a_; }

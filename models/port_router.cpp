@@ -98,7 +98,13 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     in_[o].credit_vc = c.vc;
   }
 
+  // A pipelined core's flits in its traversal registers won the switch in the last cycle; those for
+  // a network output count as in the downstream buffer from then on, as the fast path counts them
+  // (its link takes them at the switch allocation). Their links count them from now on.
+  counters_[lane].flits_in_buffers -= st_network_;
   core_->cycle(now, in_.data(), out_.data());
+  st_network_ = core_->traversing();
+  counters_[lane].flits_in_buffers += st_network_;
 
   // Output wires onto the links.
   const int k = shape_.priority_levels;
@@ -128,6 +134,14 @@ void PortRouter::evaluate(uint64_t now, int lane) {
     // The lane of VC v whose front flit left in this cycle (one flit per input port and cycle).
     Shadow* found = nullptr;
     int li = 0;  // the lane within the port
+    if (shape_.traversal_stage()) {
+      // The flit left its lane in this cycle but leaves the router in the next: one level (the
+      // pipelined organizations run without priority lanes), so the lane is the VC.
+      TORX_MODEL_CHECK(k == 1, "a pipelined router with priority lanes");
+      found = &shadow_[static_cast<size_t>(shape_.first_vc(p) + v)];
+      TORX_MODEL_CHECK(found->count > 0, "a router returned a credit for an empty buffer");
+      li = v;
+    }
     for (int q = 0; q < k && !found; ++q) {
       Shadow& c = shadow_[static_cast<size_t>((shape_.first_vc(p) + v) * k + q)];
       for (int i = 0; i < nleft && !found; ++i)

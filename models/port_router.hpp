@@ -51,6 +51,7 @@ class RouterPortCore final : public RouterCore {
   uint32_t blocked() const override { return router_->blocked_last(); }
   uint32_t preempted_last() const override { return preempted_last_; }
   uint32_t stacked() const override { return router_->stacked(); }
+  uint32_t traversing() const override { return router_->traversing(); }
   const Router& router() const { return *router_; }
 
  private:
@@ -131,6 +132,7 @@ class PortRouter final : public RouterBlock {
   uint32_t max_occupancy_ = 0;
   uint64_t last_eval_ = 0;       // last cycle evaluated
   uint32_t stacked_ = 0;         // worms on a stack after it
+  uint32_t st_network_ = 0;      // flits in the core's traversal registers for network outputs (RouterCore::traversing)
   uint64_t preemptions_ = 0, preempted_cycles_ = 0;
   uint64_t tails_forwarded_ = 0, tails_ejected_ = 0;
 };

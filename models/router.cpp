@@ -14,6 +14,9 @@ constexpr uint64_t bit(int i) { return uint64_t{1} << i; }
 }  // namespace
 
 // The fast path's I/O: credits from the output links' credit lines, flits and credits onto links.
+// St: the organization's switch-traversal stage (0 single, 1 lookahead and classic): a flit that wins
+// the switch in cycle t is pushed onto its link in t + St (the link stamps it from that cycle).
+template <int St>
 struct Router::LinkIo {
   static constexpr bool kPortMode = false;
   Router& r;
@@ -31,7 +34,7 @@ struct Router::LinkIo {
   void send_flit(int o, const Flit& f, int ov) {
     RouterPort& op = r.port_[o];
     uint16_t& tail = r.out_tail_[(op.first_vc + ov) * r.levels_ + f.priority];
-    op.out_link->send_flit(now, lane, f, static_cast<uint8_t>(ov), tail);
+    op.out_link->send_flit(now + St, lane, f, static_cast<uint8_t>(ov), tail);
     tail = op.out_link->next_slot(tail);
   }
   void send_credit(int p, int v) { r.port_[p].in_link->send_credit(now, lane, Credit{static_cast<uint8_t>(v)}); }
@@ -41,12 +44,14 @@ struct Router::LinkIo {
   }
 };
 
-// Port mode's I/O: one cycle's wires (router_core.hpp).
+// Port mode's I/O: one cycle's wires (router_core.hpp). In a pipelined organization a flit that
+// wins the switch goes into the output's traversal register (st_*), driven out in the next cycle.
 struct Router::PortIo {
   static constexpr bool kPortMode = true;
   const PortWires* in;
   PortWires* out;
   int ports;
+  Router* r;
 
   template <class Add>
   void credits(Add&& add) {
@@ -54,10 +59,16 @@ struct Router::PortIo {
       if (in[o].credit_valid) add(o, in[o].credit_vc);
   }
   void send_flit(int o, const Flit& f, int ov) {
-    out[o].flit_valid = true;
-    out[o].flit = f;
-    out[o].flit.vc = static_cast<uint8_t>(ov);
-    out[o].flit.due = 0;
+    Flit* d = &out[o].flit;
+    if (r->org_ != Pipeline::kSingle) {
+      d = &r->st_flit_[o];
+      r->st_valid_ |= bit(o);
+    } else {
+      out[o].flit_valid = true;
+    }
+    *d = f;
+    d->vc = static_cast<uint8_t>(ov);
+    d->due = 0;
   }
   void send_credit(int p, int v) {
     out[p].credit_valid = true;
@@ -71,7 +82,30 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
     : counters_(counters), sched_(sched), cfg_(cfg) {
   set_self_waking(true);
   set_name(topo.node_name(cfg.node));
-  routing_.load(table, topo, cfg.node);
+  org_ = cfg.shape.organization;
+  if (org_ == Pipeline::kLookahead) {
+    // The lookahead image: this node's table, then the neighbours' in port order (routing_table.hpp).
+    const size_t words = routing_image_words(topo);
+    size_t need = words;
+    for (int p = 0; p < topo.ports(); ++p) need += topo.neighbor(cfg.node, p) >= 0 ? words : 0;
+    if (table.size() != need)
+      throw sw::InputError(fmt::format("lookahead routing image of node {}: {} words, the {} needs {} (its own table "
+                                       "and each neighbour's)",
+                                       topo.node_name(cfg.node), table.size(), topo.to_string(), need));
+    routing_.load(RoutingImage(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(words)), topo, cfg.node);
+    la_routing_.resize(static_cast<size_t>(topo.ports()));
+    size_t at = words;
+    for (int p = 0; p < topo.ports(); ++p) {
+      const sw::NodeId n = topo.neighbor(cfg.node, p);
+      if (n < 0) continue;
+      la_routing_[p].load(RoutingImage(table.begin() + static_cast<std::ptrdiff_t>(at),
+                                       table.begin() + static_cast<std::ptrdiff_t>(at + words)),
+                          topo, n);
+      at += words;
+    }
+  } else {
+    routing_.load(table, topo, cfg.node);
+  }
   shape_ = cfg.shape;
   shape_.vc_classes = routing_.vc_classes();
   shape_.gossip_packet_flits = 0;  // set below in gossip mode
@@ -80,6 +114,9 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
   TORX_MODEL_CHECK(nports_ <= 64, "router radix above 64 ports");
   TORX_MODEL_CHECK(shape_.network_vcs() <= 64, "more than 64 VCs per port");
   TORX_MODEL_CHECK(shape_.pipeline >= 1, "a router has at least one stage");
+  TORX_MODEL_CHECK(org_ == Pipeline::kSingle || shape_.priority_levels == 1,
+                   "priority lanes run with the single organization only");
+  TORX_MODEL_CHECK(org_ == Pipeline::kSingle || !cfg.gossip, "gossip mode runs with the single organization only");
   levels_ = shape_.priority_levels;
   TORX_MODEL_CHECK(levels_ >= 1 && levels_ <= 16, "priority levels out of range");
   TORX_MODEL_CHECK(shape_.network_vcs() * levels_ <= 64, "more than 64 lanes per port");
@@ -105,6 +142,10 @@ Router::Router(const RouterConfig& cfg, const RoutingImage& table, const sw::Top
   out_ = arena.make<OutputUnit>(static_cast<size_t>(nports_));
   va_req_ = arena.make<VaRequest>(static_cast<size_t>(lanes));
   va_ptr_ = arena.make<VaPointers>(static_cast<size_t>(nports_) * shape_.vc_classes);
+  if (org_ != Pipeline::kSingle) {
+    st_flit_ = arena.make<Flit>(static_cast<size_t>(nports_));
+    st_lane_ = arena.make<uint16_t>(static_cast<size_t>(nports_));
+  }
   for (int p = 0; p < nports_; ++p) {
     const int f = port_[p].first_vc;
     in_[p].configure(&in_vc_[f * levels_], &in_ram_[static_cast<size_t>(f) * levels_ * depth_], port_[p].vcs, depth_,
@@ -144,9 +185,11 @@ void Router::reset() {
   preempted_now_ = 0;
   awake_ = false;
   gossip_rr_q_ = 0;
+  st_valid_ = 0;
 }
 
 bool Router::quiescent() const {
+  if (st_valid_) return false;
   for (int i = 0; i < shape_.total_lanes(); ++i)
     if (in_vc_[i].count()) return false;
   return true;
@@ -183,6 +226,42 @@ void Router::route_head(int port, InputVc& r, const Flit& head) {
   r.state_q = VcState::kWaitVc;
 }
 
+void Router::la_route_head(int port, InputVc& r, const Flit& head) {
+  const int np = network_ports();
+  if (port >= np || !head.head()) {
+    route_head(port, r, head);  // an injected head: this router's table (input stage P - 1)
+    return;
+  }
+  if (head.la_port == kLaNone)
+    throw std::logic_error(fmt::format("internal error: router {}: the upstream router found no route for message {} "
+                                       "to node {} in this router's table",
+                                       cfg_.node, head.msg, head.dest));
+  int o = 0, cls = 0;
+  if (head.la_port == kLaEject) {
+    o = np + (cfg_.shape.local_ports > 1 ? port : 0);
+  } else {
+    o = head.la_port;
+    cls = head.la_class;
+    TORX_MODEL_CHECK(o < np && cls < shape_.vc_classes, "lookahead route out of range");
+  }
+  r.out_port_q = static_cast<uint8_t>(o);
+  r.out_class_q = static_cast<uint8_t>(cls);
+  r.msg_q = head.msg;
+  r.state_q = VcState::kWaitVc;
+}
+
+void Router::la_write(Flit& h, int o) const {
+  if (o >= network_ports()) {
+    h.la_port = 0;
+    h.la_class = 0;
+    return;
+  }
+  const RoutingUnit& unit = cfg_.mutation == RouterMutation::kLookaheadOwnTable ? routing_ : la_routing_[o];
+  const RoutingUnit::Result res = unit.route(h);
+  h.la_port = res.invalid ? kLaNone : res.eject ? kLaEject : res.port;
+  h.la_class = res.invalid || res.eject ? 0 : res.vc_class;
+}
+
 // What the route/ready stage leaves for the allocation stages. (The arrays are not initialised: a
 // port's entries are written when the port is visited, and only visited ports are read.)
 struct Router::Fronts {
@@ -191,6 +270,12 @@ struct Router::Fronts {
   uint64_t requested = 0;    // outputs some input asks for (switch allocator, output stage)
   uint64_t deferred = 0;     // ports that asked for an output VC: they offer after VC allocation
   int nreq = 0;              // VC requests in va_req_
+  // Lookahead: outputs asked for speculatively, and per such output the input ports asking.
+  uint64_t spec_requested = 0;
+  uint64_t spec_req[64];
+  // Classic: due heads that completed their RC or VA stage in this cycle (not blocked: a stage of
+  // the pipeline, not a wait).
+  uint32_t progressed = 0;
 };
 
 template <class Io>
@@ -207,6 +292,7 @@ template <class Io>
 // is not preempted) and the throttle lets its level through; a new head gets its route and asks for
 // an output VC. A port whose lanes asked for no output VC offers its ready lane to the switch at
 // once; the others offer after the VC allocation has added its grants (allocate_vcs).
+template <Pipeline Org>
 [[gnu::always_inline]] inline void Router::scan_fronts(uint64_t now, Fronts& fr, uint32_t& due) {
   due = 0;
   const auto out_port_of = [this](int p) {
@@ -221,6 +307,7 @@ template <class Io>
     uint64_t rdy = 0;
     int top = 0;  // the highest level among the ready lanes
     const int asked = fr.nreq;
+    uint64_t spec = 0;  // lookahead: heads asking for a VC, each may ask for the switch speculatively
     for (int v = 0, q = 0; v < port.lanes; ++v, q = (q + 1 == levels_ ? 0 : q + 1)) {
       InputVc& r = regs[v];
       if (r.tail_acquire() == r.head_q) continue;
@@ -241,19 +328,45 @@ template <class Io>
         }
         continue;
       }
-      if (r.state_q == VcState::kIdle) route_head(p, r, f);
+      if (r.state_q == VcState::kIdle) {
+        if constexpr (Org == Pipeline::kLookahead) {
+          la_route_head(p, r, f);
+        } else {
+          route_head(p, r, f);
+          if constexpr (Org == Pipeline::kClassic) {
+            ++fr.progressed;
+            continue;  // RC in this cycle, VA from the next
+          }
+        }
+      }
       va_req_[fr.nreq++] = VaRequest{static_cast<uint16_t>(first_lane + v), static_cast<uint8_t>(p),
                                      static_cast<uint8_t>(v), r.out_port_q, r.out_class_q, static_cast<uint8_t>(q), 0};
+      if constexpr (Org == Pipeline::kLookahead) spec |= bit(v);
     }
     fr.ready[p] = rdy;
     fr.ready_level[p] = static_cast<uint8_t>(top);
-    if (fr.nreq != asked) fr.deferred |= bit(p);
-    else if (rdy) sw_alloc_.offer(p, rdy, top, out_port_of(p), fr.requested);
+    if constexpr (Org == Pipeline::kSingle) {
+      if (fr.nreq != asked) fr.deferred |= bit(p);
+      else if (rdy) sw_alloc_.offer(p, rdy, top, out_port_of(p), fr.requested);
+    } else {
+      (void)asked;
+      if (rdy) {
+        sw_alloc_.offer(p, rdy, top, out_port_of(p), fr.requested);  // non-speculative first
+      } else if (spec) {
+        // Speculative: the first VC-requesting head at or after the input-stage pointer.
+        const int v = first_from(spec, port.sa_in_rr_q);
+        port_[p].offer_vc = static_cast<uint8_t>(v);
+        const int o = regs[v].out_port_q;
+        fr.spec_req[o] = (fr.spec_requested & bit(o) ? fr.spec_req[o] : 0) | bit(p);
+        fr.spec_requested |= bit(o);
+      }
+    }
   }
 }
 
 // Fair, per output and class; the highest level first, which may preempt a lower one. A failed
 // request changes nothing, so a router whose heads all wait sleeps.
+template <Pipeline Org>
 [[gnu::always_inline]] inline bool Router::allocate_vcs(Fronts& fr) {
   bool changed = false;
   vc_alloc_.allocate(va_req_, fr.nreq, out_, [&](const VaRequest& q, int ov, bool preempted) {
@@ -265,6 +378,8 @@ template <class Io>
       ++preemptions_;
       ++preempted_now_;
     }
+    if constexpr (Org == Pipeline::kClassic) ++fr.progressed;
+    if constexpr (Org != Pipeline::kSingle) return;  // a new owner asks for the switch from the next cycle
     if (out_vc_[port_[q.out_port].first_vc + ov].credits_q > reserve_[q.level]) {
       const int p = q.port;
       if (q.level > fr.ready_level[p]) {
@@ -274,6 +389,7 @@ template <class Io>
       if (q.level == fr.ready_level[p]) fr.ready[p] |= bit(q.vc);
     }
   });
+  if constexpr (Org != Pipeline::kSingle) return changed;
   for (uint64_t pm = fr.deferred; pm; pm &= pm - 1) {
     const int p = __builtin_ctzll(pm);
     if (fr.ready[p]) {
@@ -300,6 +416,25 @@ template <class Io>
   return p;
 }
 
+// Lookahead (docs/timing-contract.md, "Lookahead"): output o had no non-speculative request; of the
+// speculative ones it picks the first input at or after sa_out_rr_q[o]. The grant stands if the VC
+// allocation of the same cycle gave that head an output VC (it is ACTIVE now) and the VC has a
+// credit; otherwise it is cancelled: nothing crosses the switch and no pointer moves.
+template <class Io>
+[[gnu::always_inline]] inline int Router::speculative_grant(const Fronts& fr, int o) {
+  const int p = first_from(fr.spec_req[o], port_[o].sa_out_rr_q);
+  const int v = port_[p].offer_vc;
+  const InputVc& r = in_vc_[port_[p].first_vc + v];  // one level: a lane is a VC
+  if (r.state_q != VcState::kActive) return -1;      // the VC allocation did not grant it
+  bool credit = out_vc_[port_[o].first_vc + r.out_vc_q].credits_q > 0;
+  if constexpr (Io::kPortMode) {
+    if (cfg_.mutation == RouterMutation::kSpecNotCancelled) credit = true;
+  }
+  if (!credit) return -1;
+  sw_alloc_.grant(p, v, o);
+  return p;
+}
+
 template <class Io>
 [[gnu::always_inline]] inline void Router::pop(Io& io, int p, InputVc& r) {
   r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
@@ -318,7 +453,7 @@ template <class Io>
 }
 
 // The flit leaves on its output VC and its slot's credit goes upstream, both in this cycle.
-template <class Io>
+template <class Io, Pipeline Org>
 [[gnu::always_inline]] inline void Router::traverse(uint64_t now, Io& io, int p, int o, int np) {
   RouterPort& ip = port_[p];
   const int v = ip.offer_vc;
@@ -327,7 +462,20 @@ template <class Io>
   const Flit& f = in_ram_[li * depth_ + r.head_slot];
   const int ov = r.out_vc_q;
   if (__builtin_expect(f.msg != r.msg_q, 0)) fail_order(p, f, r.msg_q);
-  io.send_flit(o, f, ov);
+  if constexpr (Org == Pipeline::kLookahead) {
+    if (f.head()) {
+      // The next router's route, computed beside this router's allocation, rides in the head.
+      Flit h;
+      copy_flit(h, f, shape_.payload_words);
+      la_write(h, o);
+      io.send_flit(o, h, ov);
+    } else {
+      io.send_flit(o, f, ov);
+    }
+  } else {
+    io.send_flit(o, f, ov);
+  }
+  if constexpr (Io::kPortMode && Org != Pipeline::kSingle) st_lane_[o] = static_cast<uint16_t>(li);
   if (out_[o].send(ov, f.tail(), static_cast<uint16_t>(li))) --preempted_now_;  // a worm left a stack
   io.send_credit(p, v / levels_);
   if (f.tail()) r.state_q = VcState::kIdle;
@@ -338,10 +486,12 @@ template <class Io>
     // figure depend on them.
     if (p < np) {
       uint32_t before = r.tail_acquire() - r.head_q;
-      if (before > max_occupancy_ && before > 1) {
-        const Flit& last = in_ram_[li * depth_ + (r.head_slot + before - 1) % depth_];
-        if (last.due >= now + ip.in_link->due_offset()) --before;  // sent in this cycle
-      }
+      // (With a traversal stage the upstream router sends a flit onto the link one cycle after it won
+      // the switch: the flit pushed in this cycle and the one that won the switch in it, if already
+      // written, are left out; the port-level router sees neither on its input link.)
+      while (before > max_occupancy_ && before > 1 &&
+             in_ram_[li * depth_ + (r.head_slot + before - 1) % depth_].due >= now + ip.in_link->due_offset())
+        --before;  // sent in this cycle
       if (before > max_occupancy_) max_occupancy_ = before;
     }
   }
@@ -358,21 +508,33 @@ template <class Io>
 
 // The router's cycle: stage P of docs/timing-contract.md, steps 1 to 6, as calls of its stages.
 // Returns whether any register changed; `due` gets the number of input VCs with a due front flit.
-template <class Io>
+// Lookahead and classic run the same calls with their stages' differences (see scan_fronts,
+// allocate_vcs, speculative_grant, traverse and the I/O's traversal register).
+template <class Io, Pipeline Org>
 bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
   bool changed = take_credits(io);   // 1
   Fronts fronts;
-  scan_fronts(now, fronts, due);     // 2, and 4 (switch offers) for ports without VC requests
-  if (fronts.nreq) changed |= allocate_vcs(fronts);  // 3, and 4 for the others
+  scan_fronts<Org>(now, fronts, due);     // 2, and 4 (switch offers) for ports without VC requests
+  if (fronts.nreq) changed |= allocate_vcs<Org>(fronts);  // 3, and 4 for the others
   const int np = network_ports();
   uint32_t moved = 0;
   for (uint64_t m = fronts.requested; m; m &= m - 1) {
     const int o = __builtin_ctzll(m);
-    traverse(now, io, allocate_switch<Io>(o), o, np);  // 5, 6
+    traverse<Io, Org>(now, io, allocate_switch<Io>(o), o, np);  // 5, 6
     ++moved;
   }
+  if constexpr (Org == Pipeline::kLookahead) {
+    for (uint64_t m = fronts.spec_requested & ~fronts.requested; m; m &= m - 1) {
+      const int o = __builtin_ctzll(m);
+      const int p = speculative_grant<Io>(fronts, o);
+      if (p < 0) continue;
+      traverse<Io, Org>(now, io, p, o, np);
+      ++moved;
+    }
+  }
   changed |= moved != 0;
-  end_cycle(due - moved);  // due fronts that did not leave
+  changed |= fronts.progressed != 0;  // classic: a head routed in RC asks for a VC in the next cycle
+  end_cycle(due - moved - fronts.progressed);  // due fronts that did not leave (classic: nor advance)
   return changed;
 }
 
@@ -381,9 +543,16 @@ void Router::evaluate(uint64_t now, int lane) {
   stats_.blocked_vc_cycles += slept_blocked(now);
   if (preempted_now_ && now > last_eval_ + 1) preempted_cycles_ += uint64_t{preempted_now_} * (now - last_eval_ - 1);
   last_eval_ = now;
-  LinkIo io{*this, now, lane};
   uint32_t due = 0;
-  const bool changed = __builtin_expect(gossip_mode_, 0) ? gossip_cycle(now, io, due) : cycle(now, io, due);
+  bool changed = false;
+  if (__builtin_expect(org_ == Pipeline::kSingle, 1)) {
+    LinkIo<0> io{*this, now, lane};
+    changed = __builtin_expect(gossip_mode_, 0) ? gossip_cycle(now, io, due) : cycle<LinkIo<0>, Pipeline::kSingle>(now, io, due);
+  } else {
+    LinkIo<1> io{*this, now, lane};
+    changed = org_ == Pipeline::kLookahead ? cycle<LinkIo<1>, Pipeline::kLookahead>(now, io, due)
+                                           : cycle<LinkIo<1>, Pipeline::kClassic>(now, io, due);
+  }
   // A router whose state did not change would evaluate identically next cycle: it sleeps until a
   // flit becomes due or a credit reaches it (both wake it).
   awake_ = changed && due != 0;
@@ -399,12 +568,21 @@ void Router::port_cycle(uint64_t now, const PortWires* in, PortWires* out) {
       occupied_ |= bit(p);
     }
   }
+  // Switch traversal: the flits that won the switch in the last cycle cross it onto the outputs.
+  for (uint64_t m = st_valid_; m; m &= m - 1) {
+    const int o = __builtin_ctzll(m);
+    out[o].flit_valid = true;
+    out[o].flit = st_flit_[o];
+  }
+  st_valid_ = 0;
   ++stats_.evaluations;
   last_eval_ = now;
-  PortIo io{in, out, nports_};  // evaluated every cycle: no slept cycles to account
+  PortIo io{in, out, nports_, this};  // evaluated every cycle: no slept cycles to account
   uint32_t due = 0;
   if (gossip_mode_) gossip_cycle(now, io, due);
-  else cycle(now, io, due);
+  else if (org_ == Pipeline::kSingle) cycle<PortIo, Pipeline::kSingle>(now, io, due);
+  else if (org_ == Pipeline::kLookahead) cycle<PortIo, Pipeline::kLookahead>(now, io, due);
+  else cycle<PortIo, Pipeline::kClassic>(now, io, due);
 }
 
 // Gossip mode (docs/gossip.md, "Hardwired forwarding"). Every packet is one block, gossip_flits_ flits,
@@ -587,6 +765,14 @@ void Router::snapshot(RouterSnapshot& s, uint64_t now) const {
       s.fields[RouterSnapshot::kGossipTargets].values[i] =
           in_vc_[i].state_q == VcState::kActive ? static_cast<int64_t>(gossip_targets_[i]) : 0;
     s.fields[RouterSnapshot::kGossipRr].values[0] = gossip_rr_q_;
+  }
+  if (org_ != Pipeline::kSingle) {
+    for (int o = 0; o < nports_; ++o) {
+      const bool valid = (st_valid_ >> o) & 1u;
+      s.fields[RouterSnapshot::kStValid].values[o] = valid;
+      s.fields[RouterSnapshot::kStVc].values[o] = valid ? st_flit_[o].vc : 0;
+      s.fields[RouterSnapshot::kStLane].values[o] = valid ? st_lane_[o] : 0;
+    }
   }
 }
 

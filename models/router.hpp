@@ -59,6 +59,10 @@ namespace torx::model {
 enum class RouterMutation : uint8_t {
   kNone,
   kSaPointerStuck,  // the switch allocator's output-stage pointer never moves
+  // Lookahead organization (docs/timing-contract.md, "Lookahead"):
+  kSpecNotCancelled,   // a speculative switch grant stands although its new output VC has no credit
+  kLookaheadOwnTable,  // the route written into a leaving head is read from this router's table,
+                       // not from the entries of the neighbour it goes to
 };
 
 struct RouterConfig {
@@ -123,6 +127,10 @@ class Router final : public RouterBlock {
   uint64_t preemptions() const override { return preemptions_; }
   // Worms on a stack now (the sum of the output VCs' depths).
   uint32_t stacked() const { return preempted_now_; }
+  // Port mode, pipelined: flits in the traversal registers bound for network outputs.
+  uint32_t traversing() const {
+    return static_cast<uint32_t>(__builtin_popcountll(st_valid_ & ((uint64_t{1} << network_ports()) - 1)));
+  }
   uint64_t preempted_cycles(uint64_t now) const override {
     return preempted_cycles_ + (now > last_eval_ + 1 ? uint64_t{preempted_now_} * (now - last_eval_ - 1) : 0);
   }
@@ -140,12 +148,14 @@ class Router final : public RouterBlock {
   std::string wait_reason(int port, int vc) const;
 
  private:
+  template <int St>
   struct LinkIo;
   struct PortIo;
   struct Fronts;
   struct GossipClaims;
   // The router's cycle (stage P of docs/timing-contract.md) as a sequence of its stages, below.
-  template <class Io>
+  // Org: the organization (docs/timing-contract.md, "Router organizations"); single is stage P.
+  template <class Io, Pipeline Org>
   bool cycle(uint64_t now, Io& io, uint32_t& due);
   // The cycle of a router in gossip mode: whole packets replicated to the outputs the gossip image
   // names (docs/gossip.md, "Hardwired forwarding").
@@ -157,15 +167,21 @@ class Router final : public RouterBlock {
   bool take_credits(Io& io);
   // 2. Route computation and readiness at the input fronts; the VC requests, and the switch offers of
   // ports that asked for no VC.
+  template <Pipeline Org>
   void scan_fronts(uint64_t now, Fronts& f, uint32_t& due);
-  // 3. VC allocation, then the switch offers of the ports that asked for a VC.
+  // 3. VC allocation, then (single) the switch offers of the ports that asked for a VC.
+  template <Pipeline Org>
   bool allocate_vcs(Fronts& f);
+  // Lookahead: the speculative request output `o` grants, if its VC allocation succeeded and the new
+  // output VC has a credit; -1 when the grant is cancelled.
+  template <class Io>
+  int speculative_grant(const Fronts& f, int o);
   // 5. Switch allocation, output stage: the input output `o` grants (both arbiters move).
   template <class Io>
   int allocate_switch(int o);
   // 6. Traversal: input p's offered flit leaves on output o and its credit goes upstream (np: the
   // network ports).
-  template <class Io>
+  template <class Io, Pipeline Org>
   void traverse(uint64_t now, Io& io, int p, int o, int np);
   // Gossip mode: whole packets at the fronts with their targets; their claims; the streaming.
   void gossip_fronts(uint64_t now, GossipClaims& c, uint32_t& due);
@@ -181,6 +197,10 @@ class Router final : public RouterBlock {
   // Route computation for the head at the front of an IDLE VC: state WAIT_VC with its output port
   // and class.
   void route_head(int port, InputVc& r, const Flit& head);
+  // Lookahead: the same from the route the head carries (an injected head: this router's table).
+  void la_route_head(int port, InputVc& r, const Flit& head);
+  // Lookahead: the route at the router across output `o`, written into a head leaving on it.
+  void la_write(Flit& head, int o) const;
   // VC-cycles blocked while the router slept between its last evaluation and cycle `now` (the VCs
   // blocked then stayed blocked).
   uint64_t slept_blocked(uint64_t now) const {
@@ -214,6 +234,10 @@ class Router final : public RouterBlock {
   uint32_t preempted_now_ = 0;   // worms on a stack now
   uint64_t preemptions_ = 0;
   uint64_t preempted_cycles_ = 0;
+  Pipeline org_ = Pipeline::kSingle;
+  uint64_t st_valid_ = 0;         // port mode, pipelined: output ports whose traversal register holds a flit
+  Flit* st_flit_ = nullptr;       // ... per output port: the flit (its VC field the output VC)
+  uint16_t* st_lane_ = nullptr;   // ... and the input lane it left
   bool gossip_mode_ = false;
   uint32_t gossip_flits_ = 4;
   uint64_t* gossip_targets_ = nullptr;  // per input lane in gossip mode: the outputs its packet is copied to
@@ -228,6 +252,7 @@ class Router final : public RouterBlock {
   RouterShape shape_;
   VaPointers* va_ptr_ = nullptr;
   RoutingUnit routing_;
+  std::vector<RoutingUnit> la_routing_;  // lookahead: per network port, the neighbour's table
 };
 
 }  // namespace torx::model

@@ -16,6 +16,7 @@ RouterShape router_shape(const sw::NetworkParams& p, int ndims, int local_ports,
   s.vcs_per_class = p.vcs_per_class;
   s.buffer_depth = p.buffer_depth;
   s.pipeline = p.router_latency;
+  s.organization = static_cast<Pipeline>(p.pipeline);
   s.payload_words = (flit_bytes + 7) / 8;
   s.priority_levels = p.priority_levels;
   s.priority_reserve = p.priority_reserve;
@@ -51,6 +52,10 @@ void RouterSnapshot::layout(const RouterShape& s) {
   const bool gossip = s.gossip_packet_flits != 0;
   set(kGossipTargets, "gossip_targets_q", FieldScope::kInputVc, gossip ? lanes : 0);
   set(kGossipRr, "gossip_rr_q", FieldScope::kRouter, gossip ? 1 : 0);
+  const bool st = s.traversal_stage();
+  set(kStValid, "st_valid_q", FieldScope::kOutputPort, st ? ports : 0);
+  set(kStVc, "st_vc_q", FieldScope::kOutputPort, st ? ports : 0);
+  set(kStLane, "st_lane_q", FieldScope::kOutputPort, st ? ports : 0);
 }
 
 namespace {
@@ -122,7 +127,9 @@ bool compare_outputs(const RouterShape& s, const PortWires* a, const PortWires* 
       const Flit& g = y.flit;
       if (differ(m, p, -1, "flit.vc", f.vc, g.vc) || differ(m, p, -1, "flit.kind", f.kind, g.kind) ||
           differ(m, p, -1, "flit.msg", f.msg, g.msg) || differ(m, p, -1, "flit.seq", f.seq, g.seq) ||
-          differ(m, p, -1, "flit.priority", f.priority, g.priority))
+          differ(m, p, -1, "flit.priority", f.priority, g.priority) ||
+          differ(m, p, -1, "flit.la_port", f.la_port, g.la_port) ||
+          differ(m, p, -1, "flit.la_class", f.la_class, g.la_class))
         return false;
       if (f.head() && (differ(m, p, -1, "flit.dest", f.dest, g.dest) ||
                        differ(m, p, -1, "flit.start_dim", f.start_dim, g.start_dim) ||

@@ -28,6 +28,12 @@
 
 namespace torx::model {
 
+// The router's organization (docs/timing-contract.md, "Router organizations"): what happens after the
+// P - 1 input stages. kSingle: allocation and traversal in one cycle (stage P). kLookahead: stage A
+// (VC allocation with speculative switch allocation, the route read from the head, the next router's
+// route written into it) | stage B (switch traversal). kClassic: RC | VA | SA | ST.
+enum class Pipeline : uint8_t { kSingle = 0, kLookahead = 1, kClassic = 2 };
+
 // The shape of a router: everything its ports and registers are sized by.
 struct RouterShape {
   int ndims = 1;            // N network dimensions: 2N network ports
@@ -36,6 +42,7 @@ struct RouterShape {
   int vcs_per_class = 1;    // V
   int buffer_depth = 8;     // D, flits per input VC buffer
   int pipeline = 2;         // P, router_latency
+  Pipeline organization = Pipeline::kSingle;  // --param pipeline
   uint32_t payload_words = kMaxFlitWords;  // 64-bit words of payload per flit
   int priority_levels = 1;  // K: lanes per VC (docs/priority.md); 1 = no priorities
   int priority_reserve = 1; // r: slots per level above reserved by the throttle
@@ -56,9 +63,13 @@ struct RouterShape {
   int total_lanes() const { return total_vcs() * priority_levels; }
   // Classes of an output port (an ejection port has one).
   int classes(int port) const { return port < network_ports() ? vc_classes : 1; }
+  // Whether a switch-traversal stage follows the switch allocation (lookahead, classic): a flit that
+  // wins the switch in cycle t is pushed onto its output link in t + 1.
+  bool traversal_stage() const { return organization != Pipeline::kSingle; }
   bool operator==(const RouterShape& o) const {
     return ndims == o.ndims && local_ports == o.local_ports && vc_classes == o.vc_classes &&
            vcs_per_class == o.vcs_per_class && buffer_depth == o.buffer_depth && pipeline == o.pipeline &&
+           organization == o.organization &&
            payload_words == o.payload_words && priority_levels == o.priority_levels &&
            priority_reserve == o.priority_reserve && gossip_packet_flits == o.gossip_packet_flits;
   }
@@ -103,6 +114,9 @@ struct SnapshotField {
 //   per input port, per output port            sa_in_rr_q, sa_out_rr_q
 //   per output port and class (network ports   va_rr_q, va_vc_rr_q
 //   C classes each, local ports 1, port order)
+//   pipelined organizations only        st_valid_q, st_vc_q, st_lane_q: the switch-traversal
+//   (lookahead, classic; per output port) register (a flit won the switch in the last cycle, its
+//                                              output VC, the input lane it left), 0 when not valid
 //   gossip mode only (shape.gossip_packet_flits; gossip_targets_q: the outputs (bit per port) the
 //   empty otherwise)                          packet of an input lane holds, 0 unless ACTIVE;
 //                                              gossip_rr_q: the lane that claims first among equal ages
@@ -124,6 +138,7 @@ struct RouterSnapshot {
     kVaRr, kVaVcRr,                                               // per output port and class
     kGossipTargets,                                               // per input lane (gossip mode)
     kGossipRr,                                                    // one (gossip mode)
+    kStValid, kStVc, kStLane,                                     // per output port (pipelined)
     kFieldCount
   };
 };
@@ -167,6 +182,9 @@ class RouterCore {
   // worms waiting on a stack after it (the sum of ovc_depth_q). None without priority levels.
   virtual uint32_t preempted_last() const { return 0; }
   virtual uint32_t stacked() const { return 0; }
+  // Pipelined organizations (docs/timing-contract.md, "Router organizations"): flits in the
+  // switch-traversal registers bound for network outputs (they count as in the downstream buffers).
+  virtual uint32_t traversing() const { return 0; }
   // A waveform of the core's internal registers from the next cycle on, written to `path` (torx run
   // --trace-routers). The Verilated RTL writes one (FST); a core without one refuses.
   virtual void open_trace(const std::string& path) {

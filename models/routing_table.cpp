@@ -21,6 +21,24 @@ size_t route_entry_index(const sw::Topology& topo, int dim, int coord, bool nega
   return idx + 2 * static_cast<size_t>(coord) + (negative ? 1 : 0);
 }
 
+size_t routing_image_words(const sw::Topology& topo) {
+  size_t n = entries_begin(topo) + 1;
+  for (int d = 0; d < topo.ndims(); ++d) n += 2 * static_cast<size_t>(topo.radix(d));
+  return n;
+}
+
+RoutingImage lookahead_image(const std::vector<RoutingImage>& images, const sw::Topology& topo, sw::NodeId node) {
+  TORX_CHECK(images.size() == static_cast<size_t>(topo.nodes()), "one routing image per node");
+  RoutingImage out = images[static_cast<size_t>(node)];
+  for (int p = 0; p < topo.ports(); ++p) {
+    const sw::NodeId n = topo.neighbor(node, p);
+    if (n < 0) continue;
+    const RoutingImage& img = images[static_cast<size_t>(n)];
+    out.insert(out.end(), img.begin(), img.end());
+  }
+  return out;
+}
+
 void seal_routing_image(RoutingImage& image) {
   TORX_CHECK(!image.empty(), "empty routing image");
   uint32_t sum = 0;

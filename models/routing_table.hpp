@@ -46,6 +46,14 @@ RoutingImage build_routing_image(const sw::Topology& topo, sw::NodeId node, cons
 inline uint32_t route_entry(uint8_t port, uint8_t vc_class) { return port | (uint32_t{vc_class} << 8); }
 // Word index of entry (dim, coord, negative) in an image for `topo`.
 size_t route_entry_index(const sw::Topology& topo, int dim, int coord, bool negative);
+// Words of one node's image on `topo`.
+size_t routing_image_words(const sw::Topology& topo);
+// Lookahead routing (docs/timing-contract.md, "Lookahead routing"): what a router of the lookahead
+// organization loads. Its own image (the routes of heads entering from its injection ports), then
+// the image of the neighbour across each network port in port order, ports at a mesh edge skipped
+// (the routes it writes into the heads it sends there). (1 + neighbours) images back to back, each
+// checked as one image of its node.
+RoutingImage lookahead_image(const std::vector<RoutingImage>& images, const sw::Topology& topo, sw::NodeId node);
 // Recomputes the checksum word after an image has been edited by hand (tests, tools).
 void seal_routing_image(RoutingImage& image);
 

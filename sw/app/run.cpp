@@ -103,6 +103,10 @@ void check_gossip_request(const RunRequest& r) {
   if (r.sync != sw::SyncMode::kBarrier && r.sync != sw::SyncMode::kNone)
     throw sw::InputError("--gossip-hw: the routers need no synchronization; --sync does not apply");
   if (r.count_only) throw sw::InputError("--gossip-hw: torx stats counts schedules; use torx run");
+  if (r.params.pipeline != 0)
+    throw sw::InputError(fmt::format("--gossip-hw with --param pipeline={}: the gossip routers have the single "
+                                     "organization only (docs/timing-contract.md, \"Router organizations\")",
+                                     sw::pipeline_name(r.params.pipeline)));
 }
 
 void check_traces(const RunRequest& r) {

@@ -24,6 +24,7 @@ const std::vector<ParamInfo>& param_table() {
       TORX_PARAM(vcs_per_class, 1, 8, "VCs per VC class on each network port"),
       TORX_PARAM(buffer_depth, 1, 1024, "flits per input VC buffer"),
       TORX_PARAM(router_latency, 1, 64, "router pipeline stages (cycles from input to output link)"),
+      TORX_PARAM(pipeline, 0, 2, "router organization: single (0), lookahead (1) or classic (2)"),
       TORX_PARAM(link_latency, 1, 64, "cycles on a router-to-router link"),
       TORX_PARAM(credit_latency, 1, 64, "cycles until a freed buffer slot is seen upstream"),
       TORX_PARAM(local_latency, 1, 64, "cycles on the injection and ejection links"),
@@ -50,6 +51,22 @@ void set_param(NetworkParams& p, std::string_view assignment) {
   for (const ParamInfo& info : param_table()) {
     if (name != info.name) continue;
     int64_t v = 0;
+    if (name == "pipeline") {
+      bool named = false;
+      for (int k = 0; k < 3; ++k)
+        if (value == kPipelineNames[k]) {
+          v = k;
+          named = true;
+        }
+      if (named) {
+        info.set(p, v);
+        return;
+      }
+      if (value.empty() || value[0] < '0' || value[0] > '9')
+        throw InputError(fmt::format("network parameter pipeline: '{}' is not an organization (single, lookahead, "
+                                     "classic)",
+                                     value));
+    }
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || ptr != value.data() + value.size())
       throw InputError(fmt::format("network parameter {}: '{}' is not an integer", name, value));
@@ -85,6 +102,11 @@ void validate_priority(const NetworkParams& p, const Topology& topo) {
     throw InputError(fmt::format("network parameters give {} VCs x {} priority levels = {} lanes per port (at most 64)",
                                  classes * p.vcs_per_class, p.priority_levels,
                                  classes * p.vcs_per_class * p.priority_levels));
+  if (p.pipeline != 0 && p.priority_levels > 1)
+    throw InputError(fmt::format("--param pipeline={}: priority lanes run with the single organization only (the "
+                                 "pipelined organizations are not designed for throttle-and-preempt; "
+                                 "docs/timing-contract.md, \"Router organizations\")",
+                                 pipeline_name(p.pipeline)));
   if (p.buffer_depth <= (p.priority_levels - 1) * p.priority_reserve)
     throw InputError(fmt::format("buffer_depth = {} leaves the lowest of {} priority levels no slot: it must exceed "
                                  "(priority_levels - 1) x priority_reserve = {}",

@@ -29,6 +29,11 @@ struct NetworkParams {
   // cycle t + router_latency at the earliest. Stages 1..P-1 (buffer write, route computation) never
   // stall; stage P performs VC allocation, switch allocation and switch traversal.
   int router_latency = 2;
+  // Router organization (docs/timing-contract.md, "Router organizations"): what the stages after the
+  // input pipeline do. 0 single (allocation and traversal in one cycle, the default), 1 lookahead
+  // (lookahead routing, VC allocation with speculative switch allocation | switch traversal), 2
+  // classic (RC | VA | SA | ST). `--param pipeline=NAME` takes the names (pipeline_names()).
+  int pipeline = 0;
   // Cycles a flit spends on a router-to-router link (pushed in t, visible downstream in t + L).
   int link_latency = 1;
   // Cycles from a buffer slot being freed to the upstream credit counter seeing it.
@@ -83,6 +88,15 @@ struct ParamInfo {
 };
 
 const std::vector<ParamInfo>& param_table();
+// The names of the router organizations, by value of NetworkParams::pipeline.
+inline constexpr const char* kPipelineNames[] = {"single", "lookahead", "classic"};
+inline const char* pipeline_name(int v) { return v >= 0 && v <= 2 ? kPipelineNames[v] : "?"; }
+// Cycles an uncontended head spends in a router, from its input port to its output link: P, plus the
+// organization's stages after the first allocation stage (docs/timing-contract.md, "Hop latency and
+// one message": lookahead 1, classic 3).
+inline int router_head_cycles(const NetworkParams& p) {
+  return p.router_latency + (p.pipeline == 1 ? 1 : p.pipeline == 2 ? 3 : 0);
+}
 // Parses "name=value" and sets it; throws InputError naming the parameter and the valid range.
 void set_param(NetworkParams& p, std::string_view assignment);
 // Throws InputError naming the first field that is out of range for `topo`.

@@ -5,7 +5,9 @@
 // i.e. the step model's t_s + F per step, plus the distance term h (L + P) the papers neglect, plus
 // a constant 2 Lloc + P per step and the barrier latency. The test computes it independently from
 // the schedule and checks it, cycle for cycle, for every registered algorithm whose small instance
-// is contention-free, under default and non-default timing.
+// is contention-free, under default and non-default timing, and in every router organization with P
+// replaced by the head's cycles in a router (docs/timing-contract.md, "Hop latency and one message":
+// P + 1 lookahead, P + 3 classic).
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -38,10 +40,10 @@ uint64_t formula(const sw::Schedule& s, const Topology& topo, const CycleOptions
       const uint64_t bytes = sw::message_blocks(space, st, m) * o.cost.block_bytes;
       const uint64_t flits = std::max<uint64_t>(1, (bytes + o.cost.flit_bytes - 1) / o.cost.flit_bytes);
       const uint64_t hops = static_cast<uint64_t>(topo.route_hops(m.src, m.dst, m.route));
-      worst = std::max(worst, flits + hops * (p.link_latency + p.router_latency));
+      worst = std::max(worst, flits + hops * (p.link_latency + sw::router_head_cycles(p)));
     }
     // An empty step between two barriers still costs the cycle in which nodes re-enter.
-    total += st.messages.empty() ? 1 : o.cost.ts_cycles + worst + 2 * p.local_latency + p.router_latency;
+    total += st.messages.empty() ? 1 : o.cost.ts_cycles + worst + 2 * p.local_latency + sw::router_head_cycles(p);
   }
   const uint64_t B = 2 * static_cast<uint64_t>(tree_height) * p.barrier_hop_latency + 2;
   return total + barriers * (B - 1);
@@ -98,6 +100,28 @@ TEST(CycleFormula, ContentionFreeSchedulesWithBarriersOtherTiming) {
   check_formula(o);
 }
 
+TEST(CycleFormula, ContentionFreeSchedulesInEveryOrganization) {
+  for (const char* org : {"lookahead", "classic"}) {
+    SCOPED_TRACE(org);
+    CycleOptions o;
+    sw::set_param(o.params, std::string("pipeline=") + org);
+    check_formula(o);
+    o.cost.ts_cycles = 7;
+    o.cost.block_bytes = 40;
+    o.cost.flit_bytes = 24;
+    o.params.router_latency = 3;
+    o.params.link_latency = 2;
+    o.params.local_latency = 2;
+    o.params.credit_latency = 2;
+    o.params.barrier_hop_latency = 2;
+    // L + P + Lc + 1 = 8 is the credit loop of a pipelined router; a classic head holds its buffer
+    // for its RC and VA cycles as well, and the flits behind it would wait upstream for credits (in
+    // blocked cycles, not in the worm's arrival: they cannot pass the head): two slots more.
+    o.params.buffer_depth = 10;
+    check_formula(o);
+  }
+}
+
 TEST(CycleFormula, DirectStepAloneMatchesThePerMessageTerm) {
   // One message of F flits over h links, t_s = 100: 100 + F + 3 h + 4 cycles with the defaults.
   const Topology ring({8}, true);
@@ -107,6 +131,33 @@ TEST(CycleFormula, DirectStepAloneMatchesThePerMessageTerm) {
   CycleNetwork net(s, ring, o);
   net.run();
   EXPECT_EQ(net.stats().last_store, 100u + 10 + 3 * 3 + 4);
+}
+
+// The same message in each organization: t_s + F + h (L + P + e) + 2 Lloc + P + e, e = 0, 1, 3; and
+// with buffers one slot short of the credit loop (D = L + P + Lc for a pipelined router) the worm
+// slows down (the loop is one cycle longer than the single router's).
+TEST(CycleFormula, OneMessageInEachOrganization) {
+  const Topology ring({8}, true);
+  const sw::Schedule s = testing::parse_schedule(testing::header("8") + "step\n0 -> 3 x+ | 0>3\nend\n", ring);
+  const struct {
+    const char* org;
+    uint64_t e;
+  } cases[] = {{"single", 0}, {"lookahead", 1}, {"classic", 3}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.org);
+    CycleOptions o;
+    o.cost.block_bytes = 160;  // 10 flits
+    sw::set_param(o.params, std::string("pipeline=") + c.org);
+    CycleNetwork net(s, ring, o);
+    net.run();
+    EXPECT_EQ(net.stats().last_store, 100u + 10 + 3 * (3 + c.e) + 4 + c.e);
+    EXPECT_EQ(net.predicted_cycles(), net.stats().last_store);
+    o.params.buffer_depth = 4;  // L + P + Lc: enough for single only
+    CycleNetwork shallow(s, ring, o);
+    shallow.run();
+    if (c.e == 0) EXPECT_EQ(shallow.stats().last_store, net.stats().last_store);
+    else EXPECT_GT(shallow.stats().last_store, net.stats().last_store);
+  }
 }
 
 }  // namespace
