@@ -15,7 +15,11 @@
 // are shared by its K lanes (docs/priority.md, "Buffers"): each lane is a linked list through the
 // VC's slots (per lane its first and last slot, per slot the next one, per VC a bitmap of the slots
 // in use; a flit takes the lowest free slot). The sender's credits count the whole VC, so a free slot
-// is always there when a flit arrives.
+// is always there when a flit arrives. Either way a slot is split (docs/area.md, "Buffers"): what
+// the lanes read at every front in every cycle (the stored route, the head and tail bits) in flops,
+// the rest of the flit (its data and the header fields no allocator reads) in one register file per
+// port with one write and one read port (torx_rf_1r1w): a port sends at most one flit per cycle, so
+// the front of the lane the switch allocator picked is the only read.
 //
 // Cycle contract (docs/timing-contract.md, "Router pipeline"):
 //   - a flit on flit_i in cycle t passes P-1 non-stalling stage registers and is written into the
@@ -47,6 +51,7 @@
 `include "torx_pkg.sv"
 `include "torx_input_pipe.sv"
 `include "torx_vc_fifo.sv"
+`include "torx_rf_1r1w.sv"
 
 module torx_input_unit #(
   parameter int unsigned NumVcs = 2,
@@ -191,7 +196,9 @@ module torx_input_unit #(
     localparam int unsigned Slots = NumVcs * BufferDepth;
     localparam int unsigned SlotW = torx_pkg::clog2w(Slots);
     localparam int unsigned LevelW = torx_pkg::clog2w(PriorityLevels);
-    logic [EntryW-1:0] fifo_q [Slots];   // the buffer RAM (not reset)
+    localparam int unsigned PeekW = RouteW + 2;  // per slot in flops: {route, tail, head}
+    logic [PeekW-1:0] peek_q [Slots];    // per slot: its route, tail and head bits (not reset)
+    logic [BodyW-3:0] sel_data;          // the offered lane's front flit above head and tail (register file)
     logic [PtrW-1:0] next_q [Slots];     // per slot: the next slot of its lane (not reset; read behind a head only)
     logic [Slots-1:0] used_q, used_d;    // slots holding a flit
     logic [NumLanes*PtrW-1:0] head_q, head_d, tail_q, tail_d;  // per lane: first and last slot (VC-relative)
@@ -226,14 +233,31 @@ module torx_input_unit #(
 
     always_ff @(posedge clk_i) begin
       if (wr_valid_o) begin
-        fifo_q[32'(wr_vc) * BufferDepth + 32'(alloc)] <= {wr_route_i, wr_flit_o[FlitW-1:VcFieldW]};
+        peek_q[32'(wr_vc) * BufferDepth + 32'(alloc)] <=
+            {wr_route_i, wr_flit_o[VcFieldW + BodyTail], wr_flit_o[VcFieldW + BodyHead]};
       end
       if (wr_valid_o && wr_link) begin
         next_q[32'(wr_vc) * BufferDepth + 32'(wr_tail)] <= alloc;
       end
     end
 
-    assign sel_body = BodyW'(fifo_q[sel_slot]);
+    torx_rf_1r1w #(
+      .Words(Slots),
+      .Width(BodyW - 2)
+    ) u_rf (
+      .clk_i,
+      .we_i   (wr_valid_o),
+      .waddr_i(SlotW'(32'(wr_vc) * BufferDepth + 32'(alloc))),
+      .wdata_i(wr_flit_o[FlitW-1:VcFieldW + 2]),
+      .raddr_i(sel_slot),
+      .rdata_o(sel_data)
+    );
+
+    logic [PeekW-1:0] sel_peek;
+    assign sel_peek = peek_q[sel_slot];
+    assign sel_body = {sel_data, sel_peek[1], sel_peek[0]};
+    logic unused_sel_route;   // the lanes read the route at their fronts (front_route)
+    assign unused_sel_route = ^sel_peek[PeekW-1:2];
 
     always_comb begin
       used_d = used_q;
@@ -248,9 +272,11 @@ module torx_input_unit #(
       logic [CountW-1:0] count;
       assign head = head_q[l*PtrW +: PtrW];
       assign count = ivc_count_q[l*CountW +: CountW];
-      assign front_head[l] = fifo_q[Vc * BufferDepth + 32'(head)][BodyHead];
-      assign front_tail[l] = fifo_q[Vc * BufferDepth + 32'(head)][BodyTail];
-      assign front_route[l*RouteW +: RouteW] = fifo_q[Vc * BufferDepth + 32'(head)][BodyW +: RouteW];
+      logic [PeekW-1:0] peek;
+      assign peek = peek_q[Vc * BufferDepth + 32'(head)];
+      assign front_head[l] = peek[0];
+      assign front_tail[l] = peek[1];
+      assign front_route[l*RouteW +: RouteW] = peek[2 +: RouteW];
       assign push[l] = wr_valid_o && (wr_vc == VcW'(Vc)) && (wr_level == LevelW'(Level));
       always_comb begin
         head_d[l*PtrW +: PtrW] = head;

@@ -240,9 +240,9 @@ def add_config_options(p):
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a network parameter, as torx run takes it: " + ", ".join(HW_PARAMS) +
                    " (others are accepted and change no hardware)")
-    g.add_argument("--max-radix", type=int, metavar="R", help="largest radix the routing table holds [64, as the "
-                   "Verilated routers; raised to cover --topo]")
-    g.add_argument("--max-rules", type=int, metavar="R", default=32, help="with --gossip-hw: rule registers [32]")
+    g.add_argument("--max-radix", type=int, metavar="R", help="largest radix the routing table holds [torx's: 64, "
+                   "256 above radix 64; raised to cover --topo]")
+    g.add_argument("--max-rules", type=int, metavar="R", help="with --gossip-hw: rule registers [torx's: 32]")
     g.add_argument("--unit", metavar="MODULE", help="one module of hw/ (torx_sw_alloc, torx_crossbar, ...) instead of the "
                    "router: the parameters it shares with the router take the router's values, the others its defaults")
     g.add_argument("--name", help="the configuration's name in the report [derived from the options]")
@@ -287,8 +287,63 @@ def pow2_at_least(n):
     return 1 << max(0, (n - 1).bit_length())
 
 
+def find_torx():
+    """The torx whose `torx rtl params` derives the router's parameters: $TORX, else the build tree's
+    (build/bin/torx), else PATH's; Fail if none."""
+    env = os.environ.get("TORX")
+    if env:
+        if not os.access(env, os.X_OK):
+            raise Fail(f"TORX {env}: not an executable torx")
+        return env
+    for path in (os.path.join(ROOT, "build", "bin", "torx"), shutil.which("torx")):
+        if path and os.access(path, os.X_OK):
+            return path
+    raise Fail("no torx to read the router's parameters from (`torx rtl params`): build it (scripts/setup.sh) "
+               "or set TORX=path/to/torx")
+
+
+def torx_rtl_params(a, want_top):
+    """The Verilator parameters torx derives for the unit `want_top` of a network given by torx
+    options (`torx rtl params ALGO ...`: model::router_shape, the one derivation; issue 22). The
+    algorithm only has to run on the network: tseng-dd on a torus, direct on a mesh, ms-hc with
+    --gossip-hw, with 1-byte blocks (gossip: --block-bytes, which sizes the packet)."""
+    algo = "ms-hc" if a.gossip_hw else ("direct" if a.mesh else "tseng-dd")
+    cmd = [find_torx(), "rtl", "params", algo, "--topo", a.topo, "--ts", "1"]
+    if a.mesh:
+        cmd.append("--mesh")
+    if a.gossip_hw:
+        cmd += ["--gossip-hw", "--flit-bytes", str(a.flit_bytes), "--block-bytes", str(a.block_bytes)]
+    else:
+        cmd += ["--block-bytes", "1"]
+        if a.ports == "all":
+            cmd += ["--ports", "all"]
+    if a.sync != "barrier":
+        cmd += ["--sync", a.sync]
+    for item in a.param:
+        cmd += ["--param", item]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Fail(f"`{' '.join(cmd[1:])}` refused the configuration: "
+                   f"{(r.stderr.strip().splitlines() or ['exit ' + str(r.returncode)])[-1]}")
+    for line in r.stdout.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[1] == want_top:
+            params = {}
+            for w in words[2:]:
+                m = re.fullmatch(r"-G(\w+)=(-?\d+)", w)
+                if not m:
+                    raise Fail(f"torx rtl params: cannot read '{w}' in '{line}'")
+                params[m.group(1)] = int(m.group(2))
+            return params
+    raise Fail(f"a network of these options has no {want_top} (`{' '.join(cmd[1:])}` lists: "
+               f"{', '.join(l.split()[1] for l in r.stdout.splitlines() if len(l.split()) > 1) or 'nothing'})")
+
+
 def resolve(a, name=None):
-    """torx-style options (an argparse namespace) -> a configuration: top module and RTL parameters."""
+    """torx-style options (an argparse namespace) -> a configuration: top module and RTL parameters.
+    The parameters are torx's (torx_rtl_params); synthesis then sets what only it decides: the
+    payload of --flit-bytes (a Verilated model carries 32 bytes, which serves every run's flit),
+    --max-radix and --max-rules when given, and SimTag = 0 (no simulation tag in silicon)."""
     if not a.topo:
         raise Fail("a configuration needs --topo DIMS (e.g. --topo 8x8)")
     dims = parse_topo(a.topo)
@@ -299,60 +354,40 @@ def resolve(a, name=None):
     if a.barrier:
         if a.gossip_hw:
             raise Fail("--barrier and --gossip-hw: choose one unit")
-        rtl = {"NumDims": n}
+        if a.sync != "barrier":
+            raise Fail(f"--barrier with --sync {a.sync}: the barrier unit exists with --sync barrier")
+        rtl = torx_rtl_params(a, "torx_barrier")
         return {"name": name or a.name or f"barrier_{n}d", "top": "torx_barrier", "rtl": rtl,
                 "torx": torx_args(a), "ignored": ignored}
     if a.flit_bytes < 8 or a.flit_bytes % 8 or a.flit_bytes > 1024:
         raise Fail(f"--flit-bytes {a.flit_bytes}: the router's payload is whole 8-byte words, 8 .. 1024")
-    max_radix = a.max_radix if a.max_radix is not None else 64
-    if max_radix < 2 or max_radix > 1 << 24:
-        raise Fail(f"--max-radix {max_radix}: out of range 2 .. 2^24")
-    max_radix = max(max_radix, pow2_at_least(max(dims)))
-    get = lambda k: params.get(k, HW_PARAMS[k][2])  # noqa: E731
-    dl_classes = 1 if (a.mesh or get("dateline") == 0) else 2
-    order = max(1, get("order_classes"))
-    if order > n:
-        raise Fail(f"--param order_classes={order}: at most the {n} dimensions")
-    local = 2 * n if (a.ports == "all" or a.gossip_hw) else 1
-    levels = 1
-    if a.sync == "priority":
-        levels = get("priority_levels")
-    elif "priority_levels" in params:
+    if a.max_radix is not None and (a.max_radix < 2 or a.max_radix > 1 << 24):
+        raise Fail(f"--max-radix {a.max_radix}: out of range 2 .. 2^24")
+    if a.max_rules is not None and not 1 <= a.max_rules <= 1024:
+        raise Fail(f"--max-rules {a.max_rules}: out of range 1 .. 1024")
+    if "priority_levels" in params and a.sync != "priority":
         raise Fail("--param priority_levels without --sync priority: the plain router has one level")
-    rtl = {"NumDims": n, "NumLocal": local, "NumClasses": dl_classes * order,
-           "VcsPerClass": get("vcs_per_class"), "BufferDepth": get("buffer_depth"),
-           "PipelineStages": get("router_latency"), "FlitBytes": a.flit_bytes, "MaxRadix": max_radix}
-    if rtl["NumClasses"] * rtl["VcsPerClass"] > 64:
-        raise Fail("more than 64 VCs per port (VC classes x vcs_per_class)")
-    top = "torx_router"
-    if a.gossip_hw:
-        if a.sync not in ("barrier", "none"):
-            raise Fail("--gossip-hw with --sync priority|local|software: torx run refuses it too")
-        if a.block_bytes % a.flit_bytes:
-            raise Fail(f"--block-bytes {a.block_bytes} is not a whole number of {a.flit_bytes}-byte flits")
-        packet = a.block_bytes // a.flit_bytes
-        if "buffer_depth" not in params:
-            rtl["BufferDepth"] = max(rtl["BufferDepth"], 2 * packet)
-        elif rtl["BufferDepth"] < 2 * packet:
-            raise Fail(f"--param buffer_depth={rtl['BufferDepth']}: a gossip router's buffer holds two "
-                       f"{packet}-flit packets")
-        if not 1 <= a.max_rules <= 1024:
-            raise Fail(f"--max-rules {a.max_rules}: out of range 1 .. 1024")
-        rtl.update({"PacketFlits": packet, "MaxRules": a.max_rules})
-        top = "torx_gossip_router"
-    elif levels > 1:
-        reserve = get("priority_reserve")
-        if rtl["BufferDepth"] <= (levels - 1) * reserve:
-            raise Fail(f"buffer_depth {rtl['BufferDepth']} leaves the lowest of {levels} priority levels no slot "
-                       f"(it must exceed (levels - 1) x priority_reserve = {(levels - 1) * reserve})")
-        if rtl["NumClasses"] * rtl["VcsPerClass"] * levels > 64:
-            raise Fail("more than 64 lanes per port (VCs x priority levels)")
-        rtl.update({"PriorityLevels": levels, "PriorityReserve": reserve})
+    if a.gossip_hw and a.block_bytes % a.flit_bytes:
+        raise Fail(f"--block-bytes {a.block_bytes} is not a whole number of {a.flit_bytes}-byte flits")
+    top = "torx_gossip_router" if a.gossip_hw else "torx_router"
+    rtl = torx_rtl_params(a, top)
+    if rtl.pop("Mutant", 0) != 0:
+        raise Fail("torx rtl params gave a mutant: synthesis takes the real router only")
+    if rtl.get("PriorityLevels", 1) == 1:
+        rtl.pop("PriorityLevels", None)
+        rtl.pop("PriorityReserve", None)
+    rtl["FlitBytes"] = a.flit_bytes
+    if a.max_radix is not None:
+        rtl["MaxRadix"] = max(a.max_radix, pow2_at_least(max(dims)))
+    if a.gossip_hw and a.max_rules is not None:
+        rtl["MaxRules"] = a.max_rules
+    rtl["SimTag"] = 0
+    levels = rtl.get("PriorityLevels", 1)
     if not name and not a.name and a.unit:
         name = f"{a.unit.replace('torx_', '')}_{n}d"
     if not name and not a.name:
-        kind = "g" if a.gossip_hw else ("m" if dl_classes == 1 and order == 1 else "r")
-        name = f"{kind}{n}d" + ("_all" if local > 1 and not a.gossip_hw else "") + \
+        kind = "g" if a.gossip_hw else ("m" if rtl["NumClasses"] == 1 else "r")
+        name = f"{kind}{n}d" + ("_all" if rtl["NumLocal"] > 1 and not a.gossip_hw else "") + \
             f"_v{rtl['VcsPerClass']}_d{rtl['BufferDepth']}" + (f"_k{levels}" if levels > 1 else "") + \
             f"_f{a.flit_bytes}"
     if a.unit:
@@ -388,7 +423,7 @@ def torx_args(a):
         out.append(f"--flit-bytes {a.flit_bytes}")
         if a.gossip_hw:
             out.append(f"--gossip-hw --block-bytes {a.block_bytes}")
-            if a.max_rules != 32:
+            if a.max_rules is not None:
                 out.append(f"--max-rules {a.max_rules}")
         if a.max_radix is not None:
             out.append(f"--max-radix {a.max_radix}")
@@ -425,11 +460,14 @@ TABLE = [
 ]
 
 
-def table_configs():
+def table_configs(only=None):
+    """The table's configurations (those named in `only`, if given), resolved through torx."""
     p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     add_config_options(p)
     out = []
     for group, name, args in TABLE:
+        if only is not None and name not in only:
+            continue
         cfg = resolve(p.parse_args(args.split()), name)
         cfg["group"] = group
         out.append(cfg)
@@ -712,7 +750,7 @@ class Hierarchy:
 # Pipeline stage of a register (docs/timing-contract.md, "Router pipeline"), by unit and name.
 STAGES = [
     (r"input_unit|input_pipe|gossip_router", r"pipe_(valid|flit)_q", "input pipeline"),
-    (r"input_unit|vc_fifo|gossip_router", r"(fifo|next)_q|(rd|wr)_ptr_q|used_q|head_q|tail_q", "VC buffer"),
+    (r"input_unit|vc_fifo|gossip_router|rf_1r1w", r"(fifo|next|peek|mem)_q|(rd|wr)_ptr_q|used_q|head_q|tail_q", "VC buffer"),
     (r"input_unit|gossip_router", r"ivc_\w+_q|gossip_targets_q", "input VC state"),
     (r"input_unit|gossip_router", r"(late_)?(credit_valid|credit_vc|late_valid|late_vc)_q", "credit out register"),
     (r"vc_alloc", r"va_\w+_q", "VC allocator pointer"),
@@ -857,7 +895,33 @@ def parse_results(cfg, workdir, facts, clock_ns, run_sta):
             glue[key] -= per[b]["t"][key]
     first["own"] = {"um2": round(glue["um2"], 1), "flops": glue["flops"], "lib_flops": glue["lib_flops"],
                     "worst_path_ns": worst.get(base(top))}
+    # The buffers' register files (torx_rf_1r1w, wherever they sit), summed over their instances:
+    # the part a memory compiler's 1R1W register file would replace (docs/area.md, "Buffers").
+    rf = {"instances": 0, "um2": 0.0, "flops": 0}
+    for mod, k in instances_below(lib, top, facts).items():
+        if base(mod) == "torx_rf_1r1w":
+            st = totals.of(mod)
+            rf["instances"] += k
+            rf["um2"] += k * st["um2"]
+            rf["flops"] += k * st["flops"]
+    rf["bits"] = rf["flops"]   # memory_map makes one flop of every bit (no write-enable flops: none)
+    if rf["instances"]:
+        rf["um2"] = round(rf["um2"], 1)
+        first["rf"] = rf
     return rows
+
+
+def instances_below(lib, top, facts):
+    """Instances of every module under top (a module's count times its parents'), from `stat`."""
+    out = {}
+
+    def walk(mod, mult):
+        for sub, k in lib.get(mod, {"cells": {}})["cells"].items():
+            if sub in lib and sub not in facts["cells"]:
+                out[sub] = out.get(sub, 0) + mult * k
+                walk(sub, mult * k)
+    walk(top, 1)
+    return out
 
 
 # --- reports --------------------------------------------------------------------------------------
@@ -908,6 +972,12 @@ def fmax_cols(r):
     return f"{r['fmax_mhz']:.0f} | {d['fmax_mhz']:.0f}"
 
 
+def rf_col(r):
+    """The buffers' register files: share of the router's µm² and bits (- before they existed)."""
+    rf = r.get("rf")
+    return f"{100 * rf['um2'] / r['um2']:.1f} % ({num(rf['bits'])})" if rf else "-"
+
+
 def area_tables(doc):
     """Area, NAND2 equivalents, flip-flops and fmax per configuration; per unit for the routers."""
     out = []
@@ -915,27 +985,27 @@ def area_tables(doc):
     plain = [r for r in rows if r["name"] == "torx_router"]
     if plain:
         out.append("| configuration | N | L | V | D | K | F | **router µm²** | **NAND2 eq.** | flops | fmax MHz | "
-                   "datapath fmax | " + " | ".join(lbl for _, lbl in ROUTER_PARTS) + " |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(ROUTER_PARTS))
+                   "datapath fmax | " + " | ".join(lbl for _, lbl in ROUTER_PARTS) + " | buffer RF (bits) |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * (len(ROUTER_PARTS) + 1))
         for r in plain:
             p, sub = r["params"], parts(doc, r)
             cols = [f"{100 * sub[n]['um2'] / r['um2']:.1f} %" if n in sub else "-" for n, _ in ROUTER_PARTS]
             out.append(f"| {p['config']} | {p['NumDims']} | {p['NumLocal']} | {p['VcsPerClass']} | {p['BufferDepth']} | "
                        f"{p.get('PriorityLevels', 1)} | {p['FlitBytes']} | **{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
-                       f"{num(r['flops'])} | {fmax_cols(r)} | " + " | ".join(cols) + " |")
+                       f"{num(r['flops'])} | {fmax_cols(r)} | " + " | ".join(cols) + f" | {rf_col(r)} |")
     other = [r for r in rows if r["name"] != "torx_router"]
     if other:
         if out:
             out.append("")
         out.append("| configuration | unit | N | F | **µm²** | **NAND2 eq.** | flops | fmax MHz | datapath fmax | "
-                   "largest part |")
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+                   "largest part | buffer RF (bits) |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
         for r in other:
             sub = sorted(parts(doc, r).values(), key=lambda x: -x["um2"])
             big = f"{sub[0]['name']}: {100 * sub[0]['um2'] / r['um2']:.1f} %" if sub else "-"
             out.append(f"| {r['params']['config']} | {r['name']} | {r['params'].get('NumDims', '-')} | "
                        f"{r['params'].get('FlitBytes', '-')} | **{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
-                       f"{num(r['flops'])} | {fmax_cols(r)} | {big} |")
+                       f"{num(r['flops'])} | {fmax_cols(r)} | {big} | {rf_col(r)} |")
     return "\n".join(out)
 
 
@@ -1027,11 +1097,7 @@ shrink like gates).
 
 ## What was synthesized
 
-What the Verilated models simulate (`hw/CMakeLists.txt`, `--model rtl`, `torx cosim`): plain and
-priority routers with 32-byte flits (`FlitBytes=32`: 356 bits per 2D flit, 363 per 3D flit, with
-the 86-bit sideband of `torx_pkg`) and a routing table for radices up to 64 (`MaxRadix=64`; the
-ring `r1d` 256, as its Verilated build); the gossip routers and the plain all-port routers they are
-compared with at 16-byte flits, as the gossip builds; P = 2, dateline classes (C = 2) throughout.
+@WHAT@
 Columns: N dimensions, L local ports (1 one-port, 2N all-port), V VCs per class, D flits per VC
 buffer, K priority levels (1: the plain router), F payload bytes per flit. Each configuration is the
 torx options in `docs/area/area.json` (`"torx"`): `scripts/synth.sh --topo 8x8 --flit-bytes 32
@@ -1061,7 +1127,7 @@ Start and end are registers (or a port: its link register upstream), with the un
 
 @PATHS@
 
-## What the features cost
+@SIMONLY@@BUFFERS@## What the features cost
 
 @COSTS@
 ## What the tables tell
@@ -1084,9 +1150,13 @@ def reading(doc):
         rt = [100 * parts(doc, r)["torx_routing_unit"]["um2"] / r["um2"] for r in plain]
         out.append(f"- **The buffers are the router.** The input units hold {min(share):.0f} to {max(share):.0f} % of "
                    f"the plain routers' µm² and {min(fshare):.0f} to {max(fshare):.0f} % of their flip-flops: every "
-                   "VC buffer slot is a flit-wide row of flip-flops (the flit less its link VC field, plus the route) "
-                   "read through a multiplexer tree, where a design team would use a register file (issue 24, "
-                   f"item 3). The routing table (2 x MaxRadix entries per dimension: 64, the ring 256) is next, {min(rt):.0f} "
+                   + ("VC buffer slot is a flit-wide row of flip-flops (the flit less its link VC field, plus the route) "
+                      "read through a multiplexer tree, where a design team would use a register file (issue 24, "
+                      "item 3)" if before_issue24(doc) else
+                      "VC buffer slot is a flit-wide row (the flit less its link VC field, plus the route), here mapped "
+                      "to flip-flops and a read multiplexer; its data part is a register file a memory compiler would "
+                      "replace (\"Buffers\" above)") +
+                   f". The routing table (2 x MaxRadix entries per dimension: 64, the ring 256) is next, {min(rt):.0f} "
                    f"to {max(rt):.0f} %; crossbar and output registers follow the flit width, the allocators are "
                    "below 2 % each.")
     scale = []
@@ -1132,14 +1202,20 @@ def reading(doc):
                    "steps), and ends at an output link register. A single-cycle claim of that width is what the "
                    "cycle model specifies; hardware would claim in a tree (a prefix over the ranks) or over two "
                    "cycles. The area figures stand; this fmax is the RTL's, not the design's.")
-    out.append("- **Simulation-only fields.** Every buffered and registered flit carries the 64-bit block tag and "
-               "an 8-bit priority (a plain router needs none of it, a priority router log2 K bits), which only the "
-               "checker and the statistics read in full, and the pipeline and output registers an 8-bit VC field "
-               "where 1 or 2 bits would do (`torx_pkg.sv`); the figures above include "
-               "them (issue 24, item 2, removes them). Measured on `r2d` with those fields cut to one bit each in a "
-               "copy of `torx_pkg.sv` (generic flip-flops): 30,670 -> 24,895, so at least 5,775 flip-flops "
-               "(18.8 %) at 32-byte flits; at the former table's 16-byte flits and MaxRadix 16, 18,880 -> 13,105 "
-               "(30.6 %).")
+    if before_issue24(doc):
+        out.append("- **Simulation-only fields.** Every buffered and registered flit carries the 64-bit block tag and "
+                   "an 8-bit priority (a plain router needs none of it, a priority router log2 K bits), which only the "
+                   "checker and the statistics read in full, and the pipeline and output registers an 8-bit VC field "
+                   "where 1 or 2 bits would do (`torx_pkg.sv`); the figures above include "
+                   "them (issue 24, item 2, removes them). Measured on `r2d` with those fields cut to one bit each in a "
+                   "copy of `torx_pkg.sv` (generic flip-flops): 30,670 -> 24,895, so at least 5,775 flip-flops "
+                   "(18.8 %) at 32-byte flits; at the former table's 16-byte flits and MaxRadix 16, 18,880 -> 13,105 "
+                   "(30.6 %).")
+    else:
+        out.append("- **No simulation-only fields.** The synthesized flit carries the header at its hardware widths "
+                   "and the payload; the 64-bit block tag that the checker and the lock-step comparison read exists "
+                   "only in simulation builds (`SimTag=1`), and the VC, start_dim and priority fields are as wide as "
+                   "the router's C·V, N and K need (\"Simulation-only fields\" above compares with the RTL before).")
     out.append("- **What the flow leaves out.** abc maps each unit alone, its inputs arriving at time 0, so a path "
                "through five units is not optimized as a whole (`--flatten` maps the router as one module, and "
                "loses the per-unit figures); no wire load model, placement or clock tree, so the delays are gate "
@@ -1148,17 +1224,132 @@ def reading(doc):
     return "\n".join(out)
 
 
+def render_baseline(doc):
+    """Issue 24, item 2: the routers against the same configurations of an earlier RTL (the
+    document's "baseline", from --baseline FILE): before, the flit with its simulation-only fields."""
+    base = doc.get("baseline")
+    if not base:
+        return ""
+    c, out = by_config(doc), []
+    rows = [(n, b, c[n]) for n, b in base["tops"].items() if n in c]
+    if not rows:
+        return ""
+    out += ["## Simulation-only fields", "",
+            f"Before: {base['label']}. After: this document's RTL with `SimTag=0`: the flit is the header "
+            "(VC index of clog2(C·V) bits, head, tail, start_dim of clog2(N), priority of clog2(K) bits and "
+            "none at K = 1, route class, destination) and the payload; the 64-bit tag `{seq, msg}` exists only "
+            "in simulation builds (`SimTag=1`, the default of every Verilated model), so the lock-step "
+            "comparison and the checker see what they saw.", "",
+            "| configuration | flit bits before | after | µm² before | after | change | flops before | after | change | "
+            "fmax MHz before | after |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for n, b, r in rows:
+        out.append(f"| {n} | {b.get('flit_bits', '-')} | {flit_bits(r['params'])} | {num(b['um2'])} | {num(r['um2'])} | "
+                   f"{100 * (r['um2'] - b['um2']) / b['um2']:+.1f} % | {num(b['flops'])} | {num(r['flops'])} | "
+                   f"{100 * (r['flops'] - b['flops']) / b['flops']:+.1f} % | {b['fmax_mhz']:.0f} | {r['fmax_mhz']:.0f} |")
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
+def clog2w(n):
+    return max(1, (n - 1).bit_length())
+
+
+def flit_bits(p):
+    """Bits of a router's flit from its RTL parameters (torx_pkg::flit_w). Parameters without SimTag
+    are of the RTL before it (issue 24): an 86-bit sideband of fixed fields and the tag."""
+    if "NumLocal" not in p:
+        return "-"
+    n, levels = p["NumDims"], p.get("PriorityLevels", 1)
+    ext = 1 + 16 + 2 * n if "PacketFlits" in p else 0
+    if "SimTag" not in p:
+        return 86 + n + n * clog2w(p["MaxRadix"]) + 8 * p["FlitBytes"] + ext
+    hdr = clog2w(p["NumClasses"] * p["VcsPerClass"]) + 2 + clog2w(n) + (clog2w(levels) if levels > 1 else 0) + \
+        n + n * clog2w(p["MaxRadix"])
+    return hdr + 8 * p["FlitBytes"] + ext + (64 if p.get("SimTag", 1) else 0)
+
+
+def render_buffers(doc):
+    """Issue 24, item 3: the buffers' register files."""
+    rows = [r for r in tops(doc) if r.get("rf")]
+    if not rows:
+        return ""
+    out = ["## Buffers", "",
+           "Each input port keeps, per buffer slot, what the lanes read at every front in every cycle (the route "
+           "stored with the flit, the head and tail bits; with priority levels also the lists' pointers) in "
+           "flip-flops, and the rest of the flit (payload, the header fields no allocator reads) in one "
+           "register file with one write port and one read port (`torx_rf_1r1w`, a behavioural array without "
+           "reset that a memory compiler's 1R1W register file can replace). One read port is what the "
+           "micro-architecture needs: an input sends at most one flit per cycle, the front of the lane the "
+           "switch allocator picked. The flow maps the register file to flip-flops and a read multiplexer "
+           "like the rest (yosys infers it as `$mem` and `memory_map` expands it); this column is that part:", "",
+           "| configuration | register files | bits | RF µm² | of the router | RF flops | the router's other flops |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        rf = r["rf"]
+        out.append(f"| {r['params']['config']} | {rf['instances']} | {num(rf['bits'])} | {num(rf['um2'])} | "
+                   f"{frac(rf['um2'], r['um2'])} | {num(rf['flops'])} | {num(r['flops'] - rf['flops'])} |")
+    out += ["", "**What a compiled register file would change.** Here every bit is a DFFPOSX1 (96 µm², four "
+            "NAND2X1s) plus its share of a Words:1 multiplexer per read bit. A compiled 1R1W register file "
+            "of the same words and width stores a bit in a latch or 8-transistor cell with shared decoders "
+            "and sense or read logic, several times smaller per bit than a flip-flop and its multiplexer at any node; "
+            "the \"RF µm²\" column is the part that shrinks, the rest of the router stays. "
+            "**The read is flow-through**: the switch allocator chooses the lane in stage P and the flit "
+            "goes through the crossbar into the output register in the same cycle (docs/timing-contract.md), "
+            "so the register file must deliver data within the cycle its address settles, as latch- and "
+            "flop-based register files do. A synchronous-read SRAM would need the address one cycle earlier: "
+            "an extra stage (switch traversal after allocation, router_latency + 1 on every hop) or a "
+            "prefetched front flit per lane (a flit-wide register per lane, which is most of what the "
+            "register file saves); more read ports are not needed in either case.", ""]
+    return "\n".join(out) + "\n"
+
+
+WHAT_NOW = """The routers as silicon would carry them: the parameters are torx's own (`torx rtl params`, the
+one derivation of a router's hardware from a network; issue 22), with `SimTag=0`, so the flit is
+the header and the payload only (docs/rtl.md, "The flit on the wires": 274 bits per 2D flit of 32
+bytes, 282 per 3D flit; the Verilated builds carry the 64-bit simulation tag besides). Plain and
+priority routers with 32-byte flits (`FlitBytes=32`) and a routing table for radices up to 64
+(`MaxRadix=64`; the ring `r1d` 256, as its Verilated build); the gossip routers and the plain
+all-port routers they are compared with at 16-byte flits, as the gossip builds; P = 2, dateline
+classes (C = 2) throughout."""
+
+# A document whose routers have no SimTag parameter was synthesized from the RTL before issue 24.
+WHAT_BEFORE = """**These figures are of the RTL before issue 24's hardware flit and buffers**: the flit with the
+86-bit sideband of the former `torx_pkg` (an 8-bit VC, an 8-bit priority, a 4-bit start_dim and the
+64-bit simulation tag in every flit) and the buffers as flip-flop arrays; `scripts/synth.sh
+--update-docs --baseline docs/area/area.json` re-synthesizes the table from today's RTL (`SimTag=0`,
+the buffers' register files) and compares. What was synthesized then: plain and priority routers
+with 32-byte flits (`FlitBytes=32`: 356 bits per 2D flit, 363 per 3D flit) and a routing table for
+radices up to 64 (`MaxRadix=64`; the ring `r1d` 256, as its Verilated build); the gossip routers
+and the plain all-port routers they are compared with at 16-byte flits, as the gossip builds; P = 2,
+dateline classes (C = 2) throughout."""
+
+
+def before_issue24(doc):
+    """Whether the document's routers were synthesized from the RTL before SimTag existed."""
+    return any("SimTag" not in r["params"] for r in tops(doc) if r["name"] in ("torx_router", "torx_gossip_router"))
+
+
 def render_doc(doc):
     t = doc["tools"]
     tools_line = (f"{t['yosys']}, OpenSTA {t['sta']}, the {t['liberty']} liberty ({t['liberty_package']}), "
                   f"NAND2 = {t['nand2_cell']}, {t['nand2_um2']:g} µm².")
     secs = ", ".join(f"{r['params']['config']} {r['seconds']['yosys']:.0f} + {r['seconds']['sta']:.0f} s"
                      for r in tops(doc) if "seconds" in r)
-    text = DOC_HEAD
+    text = DOC_HEAD.replace("@WHAT@", (WHAT_BEFORE if before_issue24(doc) else WHAT_NOW) + "@COVER@")
+    have = {r["params"]["config"] for r in tops(doc)}
+    missing = [n for _, n, _ in TABLE if n not in have]
+    cover = ("" if not missing else
+             f" This page covers {len(TABLE) - len(missing)} of the table's {len(TABLE)} configurations; the others "
+             "have not been synthesized since the RTL last changed: "
+             + ", ".join(f"`{n}`" for n in missing) + " (`scripts/synth.sh --only NAME --out DIR` synthesizes "
+             "one, `--combine` joins its document to this one's).")
+    text = text.replace("@COVER@", cover)
     for key, val in (("@TOOLS@", tools_line), ("@NAND2@", f"{t['nand2_um2']:g} µm², the {t['nand2_cell']}"),
                      ("@TARGET@", str(int(round(doc['clock_ns'] * 1000)))), ("@CLOCK@", f"{doc['clock_ns']:g}"),
                      ("@LINKFF@", t["link_ff"]), ("@TABLE@", area_tables(doc)), ("@PATHS@", path_table(doc)),
-                     ("@COSTS@", render_costs(doc)), ("@READING@", reading(doc)), ("@JOBS@", str(doc.get("jobs", 2))),
+                     ("@COSTS@", render_costs(doc)), ("@SIMONLY@", render_baseline(doc)),
+                     ("@BUFFERS@", render_buffers(doc)), ("@READING@", reading(doc)), ("@JOBS@", str(doc.get("jobs", 2))),
                      ("@SECONDS@", secs)):
         text = text.replace(key, val)
     return text
@@ -1196,6 +1387,13 @@ def main(argv):
     g.add_argument("--retime", metavar="DIR", help="re-run OpenSTA and the reports on the netlists an earlier --out DIR "
                    "kept (after a change of the reports, not of the RTL); writes as a synthesis would")
     g.add_argument("--render", metavar="FILE", help="print docs/area.md as rendered from a torx.area/2 document and exit")
+    g.add_argument("--combine", metavar="FILE", nargs="+", help="instead of synthesizing, join these torx.area/2 documents "
+                   "(runs of parts of the table; a configuration in a later one replaces an earlier one's) and write "
+                   "the result as a run would (--json, --update-docs)")
+    g.add_argument("--baseline", metavar="FILE", help="a torx.area/2 document of an earlier RTL: its figures of the "
+                   "same configurations go into the document (\"baseline\") and docs/area.md compares them")
+    g.add_argument("--baseline-label", metavar="TEXT", default="the baseline document's RTL",
+                   help="what the baseline is, for docs/area.md")
     g.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")), help="configurations at a time [2]")
     g.add_argument("--clock-ns", type=float, default=5.0, help="abc's delay target and STA's clock period [5]")
     g.add_argument("--flatten", action="store_true", help="map each configuration as one module (no per-unit figures)")
@@ -1224,9 +1422,22 @@ def main(argv):
             raise Fail(f"--render {a.render}: a {SCHEMA} document without what the page needs ({type(e).__name__}: {e})")
         sys.stdout.write(text)
         return 0
+    baseline = read_area_doc(a.baseline, "--baseline") if a.baseline else None
+    if a.combine:
+        docs = [read_area_doc(f, "--combine") for f in a.combine]
+        rows = {}
+        for d in docs:
+            for cfg in {r["params"]["config"] for r in d["modules"]}:
+                rows[cfg] = [r for r in d["modules"] if r["params"]["config"] == cfg]
+        table_order = [n for _, n, _ in TABLE]
+        order = sorted(rows, key=lambda n: (table_order.index(n) if n in table_order else len(table_order), n))
+        doc = dict(docs[-1])
+        doc["modules"] = [r for cfg in order for r in rows[cfg]]
+        doc["wall_seconds"] = sum(d.get("wall_seconds", 0) for d in docs)
+        return write_doc(a, add_baseline(doc, baseline, a.baseline_label), None, [])
     if a.list:
-        for cfg in table_configs():
-            print(f"{cfg['name']:<14} {cfg['group']:<9} {cfg['torx']}")
+        for group, name, args in TABLE:
+            print(f"{name:<14} {group:<9} {args}")
         return 0
     if a.fetch:
         fetch()
@@ -1242,7 +1453,7 @@ def main(argv):
     if not 0.05 <= a.clock_ns <= 1000:
         raise Fail(f"--clock-ns {a.clock_ns}: out of range 0.05 .. 1000")
     single = bool(a.topo or a.param or a.barrier or a.gossip_hw or a.mesh or a.name or a.unit or a.max_radix or
-                  a.ports != "one" or a.flit_bytes != 16 or a.block_bytes != 64 or a.sync != "barrier" or a.max_rules != 32)
+                  a.ports != "one" or a.flit_bytes != 16 or a.block_bytes != 64 or a.sync != "barrier" or a.max_rules is not None)
     if single and a.only:
         raise Fail("--only picks from the table; --topo/--param give one configuration: not both")
     if single:
@@ -1250,22 +1461,22 @@ def main(argv):
         for n in configs[0]["ignored"]:
             print(f"[synth] --param {n}: not a parameter of the router's hardware, ignored", file=sys.stderr)
     else:
-        configs = table_configs()
+        want = None
         if a.only:
             want = a.only.split(",")
-            known = {c["name"] for c in configs}
+            known = {name for _, name, _ in TABLE}
             bad = [w for w in want if w not in known]
             if bad:
                 raise Fail(f"--only {','.join(bad)}: not in the table (known: {' '.join(sorted(known))})")
-            configs = [c for c in configs if c["name"] in want]
+        configs = table_configs(want)
     if a.retime:
         if single or a.only:
             raise Fail("--retime re-times the configurations DIR holds: no --topo/--param/--only")
         configs = retime_configs(a.retime, a)
-    if a.update_docs and ({c["name"] for c in configs} != {n for _, n, _ in TABLE} or a.flatten or
-                          a.clock_ns != 5.0 or a.liberty):
-        raise Fail("--update-docs writes docs/area.md from the whole table, the OSU 0.18 µm library, the 5 ns "
-                   "clock and the hierarchical flow: drop --topo/--param/--only/--flatten/--clock-ns/--liberty")
+    if a.update_docs and (single or a.flatten or a.clock_ns != 5.0 or a.liberty):
+        raise Fail("--update-docs writes docs/area.md from the table (all of it, or the --only part), the OSU "
+                   "0.18 µm library, the 5 ns clock and the hierarchical flow: drop --topo/--param/--flatten/"
+                   "--clock-ns/--liberty")
     json_path = None
     if a.json and a.json != "-":
         json_path = os.path.abspath(a.json)
@@ -1308,7 +1519,42 @@ def main(argv):
                 shutil.rmtree(work, ignore_errors=True)
     if doc is None:
         return 1
+    return write_doc(a, add_baseline(doc, baseline, a.baseline_label), out, configs)
+
+
+def read_area_doc(path, what):
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except OSError as e:
+        raise Fail(f"{what} {path}: {e.strerror}")
+    except ValueError as e:
+        raise Fail(f"{what} {path}: not JSON ({e})")
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or not isinstance(doc.get("modules"), list):
+        raise Fail(f"{what} {path}: not a {SCHEMA} document")
+    return doc
+
+
+def add_baseline(doc, baseline, label):
+    """The baseline's figures of the configurations doc has (their tops)."""
+    if baseline is None:
+        return doc
+    have = {r["params"]["config"] for r in tops(doc)}
+    rows = {}
+    for r in tops(baseline):
+        n = r["params"]["config"]
+        if n in have:
+            rows[n] = {k: r[k] for k in ("um2", "nand2_eq", "flops", "fmax_mhz")}
+            rows[n]["flit_bits"] = flit_bits(r["params"])
+    doc = dict(doc)
+    doc["baseline"] = {"label": label, "tops": rows}
+    return doc
+
+
+def write_doc(a, doc, out, configs):
+    """Writes a document as --out, --json, --update-docs ask; prints the tables otherwise."""
     text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    json_path = os.path.abspath(a.json) if a.json and a.json != "-" else None
     if out:
         with open(os.path.join(out, "area.json"), "w") as fh:
             fh.write(text)
@@ -1326,9 +1572,9 @@ def main(argv):
     if a.json == "-":
         sys.stdout.write(text)
     else:
-        note = ("torx.area/2 figures; " + ", ".join(f"{c['name']}: {c['top']} {' '.join(f'{k}={v}' for k, v in c['rtl'].items())}"
-                                                 for c in configs))
-        print(note)
+        if configs:
+            print("torx.area/2 figures; " + ", ".join(f"{c['name']}: {c['top']} "
+                                                     f"{' '.join(f'{k}={v}' for k, v in c['rtl'].items())}" for c in configs))
         print(render_tables(doc))
         costs = render_costs(doc)
         if costs:

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs scripts/synth.sh's flow end to end (yosys synth, dfflibmap, abc, stat -liberty, OpenSTA) on the
 # smallest unit, the 2D barrier unit, and checks its figures against what the test recomputes on its
-# own from the netlist, the liberty and OpenSTA; checks that bad input and a missing tool are exit 2.
+# own from the netlist, the liberty and OpenSTA; checks that the router's parameters are torx's
+# (`torx rtl params`, $TORX) with SimTag = 0, and that bad input and a missing tool are exit 2.
 # Skips (exit 77) when yosys, sta or the liberty is absent (scripts/setup.sh --synth provides them).
 import json
 import os
@@ -149,7 +150,8 @@ def main():
                (["--only", "nosuch"], "not in the table"),
                (["--topo", "8x8", "--liberty", os.path.join(tmp, "missing.lib")], "no such file"),
                (["--topo", "8x8", "--out", os.path.join(tmp, "area.json")], "--out"),
-               (["--only", "b2", "--update-docs"], "--update-docs"),
+               (["--topo", "8x8", "--update-docs"], "--update-docs"),
+               (["--topo", "8x8", "--barrier", "--sync", "none"], "--sync barrier"),
                (["--render", os.path.join(tmp, "missing.json")], "No such file"),
                (["--render", os.path.join(tmp, "broken.json")], "not JSON"),
                (["--render", os.path.join(tmp, "hollow.json")], "without what the page needs"),
@@ -160,8 +162,23 @@ def main():
         with open(os.path.join(tmp, "hollow.json"), "w") as fh:
             fh.write('{"schema": "torx.area/2", "modules": []}')
         r = run(["--topo", "8x8", "--param", "vcs_per_class=2", "--dry-run"])
-        check("--dry-run of a good configuration: exit 0, its parameters",
-              r.returncode == 0 and "torx_router" in r.stdout and "VcsPerClass=2" in r.stdout)
+        check("--dry-run of a good configuration: exit 0, its parameters, no simulation tag",
+              r.returncode == 0 and "torx_router" in r.stdout and "VcsPerClass=2" in r.stdout and "SimTag=0" in r.stdout)
+        # The parameters are torx's own derivation (`torx rtl params`): order classes x dateline
+        # classes, the priority router's levels, the gossip router's packet.
+        tx = subprocess.run([synth.find_torx(), "rtl", "params", "tseng-dd", "--topo", "8x8", "--param", "order_classes=2",
+                             "--sync", "priority", "--param", "priority_levels=4"], capture_output=True, text=True)
+        r = run(["--topo", "8x8", "--param", "order_classes=2", "--sync", "priority", "--param", "priority_levels=4",
+                 "--dry-run"])
+        want = [w for w in tx.stdout.split("\n")[0].split()[2:] if not w.startswith(("-GMutant", "-GFlitBytes"))]
+        check(f"the router's parameters are torx rtl params' ({' '.join(want)})",
+              r.returncode == 0 and tx.returncode == 0 and
+              all(w[2:] in r.stdout.split() for w in want) and "NumClasses=4" in r.stdout)
+        r = run(["--topo", "8x8", "--gossip-hw", "--block-bytes", "128", "--dry-run"])
+        check("the gossip router: PacketFlits from the block (128 / 16 bytes), SimTag=0",
+              r.returncode == 0 and "PacketFlits=8" in r.stdout and "SimTag=0" in r.stdout)
+        r = run(["--topo", "8x8", "--dry-run"], env=dict(os.environ, TORX=os.path.join(tmp, "no-torx")))
+        check("TORX naming no torx: exit 2 naming it", r.returncode == 2 and "TORX" in r.stderr)
         for args, says in bad:
             r = run(args + ["--dry-run"])
             check(f"{' '.join(args)}: exit 2 saying '{says}'", r.returncode == 2 and says in r.stderr)
