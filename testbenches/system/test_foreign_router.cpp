@@ -2,7 +2,7 @@
 // `torx run|cosim --rtl-router` as users run them (label rtl): torx_router through the foreign path
 // gives --model rtl's figures; the example dimension-order router (hw/examples/dor_router.sv) runs
 // seed 002's exchange and suh on a mesh and random traffic, every block checked; its broken variant
-// and one small faulty module per link-protocol violation (testbenches/rtl/foreign/fv_*.sv) stop
+// and each link-protocol violation planted in testbenches/rtl/foreign/fv_router.sv (--rtl-param Kind) stop
 // with exit 1 and "cycle N, router R, port P: what"; a ring without datelines deadlocks (exit 3, the
 // stuck worms); a file that does not parse, a missing port, a wrong width and a parameter the top
 // lacks give exit 2 naming it. Each distinct top and shape is one Verilator build (cached).
@@ -85,30 +85,36 @@ TEST(ForeignRouter, BrokenVariantIsCaught) {
 }
 
 struct Violation {
-  const char* module;
+  int kind;  // fv_router's Kind
   const char* says;
   bool contended;  // needs full buffers or competing worms: random traffic at load 0.9
 };
 
-// One faulty module per kind of the checker (docs/router-interface.md, "What the checker enforces").
-TEST(ForeignRouter, CheckerCatchesEveryViolationKind) {
-  const Violation kinds[] = {
-      {"fv_no_credit", "flit without a credit", true},
-      {"fv_credit_beyond", "beyond the buffer depth", false},
-      {"fv_interleave", "two worms interleaved", true},
-      {"fv_foreign_vc", "a VC the port does not have", false},
-      {"fv_no_head", "without a head", false},
-      {"fv_x_valid", "X on a valid wire", false},
-  };
-  for (const Violation& v : kinds) {
-    const std::string how = v.contended ? kContended : "run dimak-a2 --topo 4x4 --mesh --model rtl --rtl-router ";
-    const Cli c = torx(how + kBad + v.module + ".sv " + kDor);
-    EXPECT_EQ(c.code, 1) << v.module << "\n" << said(c);
-    EXPECT_NE(c.err.find(v.says), std::string::npos) << v.module << "\n" << said(c);
-    EXPECT_NE(c.err.find("torx: protocol violation: cycle "), std::string::npos) << v.module << "\n" << said(c);
-    EXPECT_NE(c.err.find(", port "), std::string::npos) << v.module << "\n" << said(c);
-  }
+// One kind of the checker per test (docs/router-interface.md, "What the checker enforces").
+class CheckerCatches : public ::testing::TestWithParam<Violation> {};
+
+TEST_P(CheckerCatches, ViolationKind) {
+  const Violation& v = GetParam();
+  const std::string how = v.contended ? kContended : "run dimak-a2 --topo 4x4 --mesh --model rtl --rtl-router ";
+  const Cli c = torx(how + kBad + "fv_router.sv " + kDor + " --rtl-param Kind=" + std::to_string(v.kind));
+  EXPECT_EQ(c.code, 1) << said(c);
+  EXPECT_NE(c.err.find(v.says), std::string::npos) << said(c);
+  EXPECT_NE(c.err.find("torx: protocol violation: cycle "), std::string::npos) << said(c);
+  EXPECT_NE(c.err.find(", port "), std::string::npos) << said(c);
 }
+
+INSTANTIATE_TEST_SUITE_P(ForeignRouter, CheckerCatches,
+                         ::testing::Values(Violation{1, "flit without a credit", true},
+                                           Violation{2, "two worms interleaved", true},
+                                           Violation{3, "beyond the buffer depth", false},
+                                           Violation{4, "a VC the port does not have", false},
+                                           Violation{5, "without a head", false},
+                                           Violation{6, "X on a valid wire", false}),
+                         [](const ::testing::TestParamInfo<Violation>& i) {
+                           const char* names[] = {"", "NoCredit", "Interleaved", "CreditBeyondDepth",
+                                                  "VcNotOwned", "BodyWithoutHead", "XOnValid"};
+                           return std::string(names[i.param.kind]);
+                         });
 
 TEST(ForeignRouter, DeadlockIsExit3WithTheStuckWorms) {
   // A ring without datelines (one VC class): the all-to-all's long worms close a cycle.
