@@ -50,7 +50,7 @@ TEST(ForeignRouter, ExampleRouterRunsTheMeshAlgorithmsEveryBlockChecked) {
     EXPECT_TRUE(j["check"]["ok"].get<bool>()) << algo;
     EXPECT_EQ(j["model"], "rtl");
     EXPECT_EQ(j["rtl_router"]["top"], "dor_router");
-    EXPECT_TRUE(j["cycle_model"]["cycles"].is_number()) << j["cycle_model"].dump();
+    EXPECT_GT(j["cycle_model"]["step_end"].back().get<uint64_t>(), 0u);
   }
 }
 
@@ -103,18 +103,19 @@ TEST_P(CheckerCatches, ViolationKind) {
   EXPECT_NE(c.err.find(", port "), std::string::npos) << said(c);
 }
 
-INSTANTIATE_TEST_SUITE_P(ForeignRouter, CheckerCatches,
-                         ::testing::Values(Violation{1, "flit without a credit", true},
-                                           Violation{2, "two worms interleaved", true},
-                                           Violation{3, "beyond the buffer depth", false},
-                                           Violation{4, "a VC the port does not have", false},
-                                           Violation{5, "without a head", false},
-                                           Violation{6, "X on a valid wire", false}),
-                         [](const ::testing::TestParamInfo<Violation>& i) {
-                           const char* names[] = {"", "NoCredit", "Interleaved", "CreditBeyondDepth",
-                                                  "VcNotOwned", "BodyWithoutHead", "XOnValid"};
-                           return std::string(names[i.param.kind]);
-                         });
+const Violation kViolations[] = {
+    {1, "flit without a credit", true},   {2, "two worms interleaved", true},
+    {3, "beyond the buffer depth", false}, {4, "a VC the port does not have", false},
+    {5, "without a head", false},          {6, "X on a valid wire", false},
+};
+
+std::string violation_name(const ::testing::TestParamInfo<Violation>& i) {
+  static const char* const kNames[] = {"", "NoCredit", "Interleaved", "CreditBeyondDepth",
+                                       "VcNotOwned", "BodyWithoutHead", "XOnValid"};
+  return kNames[i.param.kind];
+}
+
+INSTANTIATE_TEST_SUITE_P(ForeignRouter, CheckerCatches, ::testing::ValuesIn(kViolations), violation_name);
 
 TEST(ForeignRouter, DeadlockIsExit3WithTheStuckWorms) {
   // A ring without datelines (one VC class): the all-to-all's long worms close a cycle.
