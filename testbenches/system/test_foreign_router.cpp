@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -89,6 +90,9 @@ struct Violation {
   const char* says;
   bool contended;  // needs full buffers or competing worms: random traffic at load 0.9
 };
+
+// gtest prints a parameter in the test list: the kind, not the object's bytes (a pointer among them).
+void PrintTo(const Violation& v, std::ostream* os) { *os << "fv_router Kind " << v.kind; }
 
 // One kind of the checker per test (docs/router-interface.md, "What the checker enforces").
 class CheckerCatches : public ::testing::TestWithParam<Violation> {};
