@@ -281,6 +281,7 @@ RtlModelSpec foreign_router_spec(const model::RouterShape& shape, const sw::Topo
     if (!plain.params.count(name))
       throw sw::InputError(fmt::format("--rtl-param {}={}: {} has no parameter {}", name, v, where, name));
     spec.params.emplace_back(name, v);
+    spec.name += fmt::format("_{}{}", name, v);  // the cache listing tells the builds apart
   }
   // 2. The ports, elaborated with those parameters.
   const Top top = parse_top(rtl_cache().inspect(spec), o.top);

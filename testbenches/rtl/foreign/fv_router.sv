@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// fv_credit_beyond: dor_router returning the first credit of its local input a second time ("credit beyond the buffer depth").
-module fv_credit_beyond #(
+// fv_router: dor_router (hw/examples/dor_router.sv) with one link-protocol violation planted, chosen
+// by Kind (`--rtl-param Kind=K`), for the checker's tests (testbenches/system/test_foreign_router.cpp;
+// docs/router-interface.md, "What the checker enforces"):
+//   1  ignores its network outputs' credits: under contention a flit goes into a full buffer
+//      ("flit without a credit")
+//   2  lets a head take an output VC another worm holds ("two worms interleaved")
+//   3  returns the first credit of its injection port a second time ("beyond the buffer depth")
+//   4  ejects on VC 1 of its local output, which has VC 0 only ("a VC the port does not have")
+//   5  clears the head bit of every flit it sends ("without a head")
+//   6  ORs its +x valid with a register that has no reset ("X on a valid wire")
+module fv_router #(
   parameter int unsigned NumDims = 2,
   parameter int unsigned NumLocal = 1,
   parameter int unsigned NumClasses = 1,
@@ -10,6 +19,7 @@ module fv_credit_beyond #(
   parameter int unsigned MaxRadix = 64,
   parameter int unsigned DatelineClasses = 1,
   parameter int unsigned OrderClasses = 1,
+  parameter int unsigned Kind = 1,
   localparam int unsigned NumPorts = 2 * NumDims + NumLocal,
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
   localparam int unsigned VcW = (NetVcs <= 1) ? 1 : $clog2(NetVcs),
@@ -30,8 +40,10 @@ module fv_credit_beyond #(
   output logic [NumPorts*VcW-1:0]    credit_vc_o
 );
 
-  logic [NumPorts-1:0] credit_valid;
-  logic seen_q, pending_q;
+  localparam int unsigned Local = 2 * NumDims;  // the injection / ejection port
+  logic [NumPorts-1:0] flit_valid, credit_valid;
+  logic [NumPorts*FlitW-1:0] flit;
+
   dor_router #(
     .NumDims        (NumDims),
     .NumLocal       (NumLocal),
@@ -42,7 +54,7 @@ module fv_credit_beyond #(
     .MaxRadix       (MaxRadix),
     .DatelineClasses(DatelineClasses),
     .OrderClasses   (OrderClasses),
-    .Broken         (0)
+    .Broken         ((Kind == 1 || Kind == 2) ? Kind : 0)
   ) u_router (
     .clk_i,
     .rst_ni,
@@ -51,29 +63,38 @@ module fv_credit_beyond #(
     .flit_i,
     .credit_valid_i,
     .credit_vc_i,
-    .flit_valid_o  (flit_valid_o),
-    .flit_o        (flit_o),
+    .flit_valid_o  (flit_valid),
+    .flit_o        (flit),
     .credit_valid_o(credit_valid),
-    .credit_vc_o   (credit_vc_o)
+    .credit_vc_o
   );
-  // The first credit of the injection port is sent once more, in the first later cycle without a
-  // credit of its own on that port.
+
+  // Kind 3: the first injection credit once more, in the first later cycle without one of its own.
+  logic seen_q, pending_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       seen_q <= 1'b0;
       pending_q <= 1'b0;
-    end else begin
-      if (credit_valid[2*NumDims] && !seen_q) begin
-        seen_q <= 1'b1;
-        pending_q <= 1'b1;
-      end else if (pending_q && !credit_valid[2*NumDims]) begin
-        pending_q <= 1'b0;
-      end
+    end else if (credit_valid[Local] && !seen_q) begin
+      seen_q <= 1'b1;
+      pending_q <= 1'b1;
+    end else if (pending_q && !credit_valid[Local]) begin
+      pending_q <= 1'b0;
     end
   end
+  // Kind 6: no reset; the register keeps whatever the flop powered up with.
+  logic stuck_q;
+  always_ff @(posedge clk_i) stuck_q <= stuck_q;
+
   always_comb begin
+    flit_valid_o = flit_valid;
+    flit_o = flit;
     credit_valid_o = credit_valid;
-    if (pending_q && !credit_valid[2*NumDims]) credit_valid_o[2*NumDims] = 1'b1;
+    if (Kind == 3 && pending_q && !credit_valid[Local]) credit_valid_o[Local] = 1'b1;
+    if (Kind == 4) flit_o[Local*FlitW] = 1'b1;  // bit 0 of the ejection port's vc field
+    if (Kind == 5)
+      for (int unsigned p = 0; p < NumPorts; p++) flit_o[p*FlitW + VcW] = 1'b0;
+    if (Kind == 6) flit_valid_o[0] = flit_valid[0] | stuck_q;
   end
 
 endmodule
