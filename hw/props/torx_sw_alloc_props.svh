@@ -2,6 +2,8 @@
 // torx_sw_alloc_props: the properties of the switch allocator (docs/verification.md, "Properties"),
 // included at the end of torx_sw_alloc:
 //   sa_reset      after reset every pointer is 0;
+//   sa_ptr        every output pointer names a port, every input pointer a lane of its port (with
+//                 K > 1 one past the last lane: the wrap at the VC count, "sa_in_fair" below);
 //   sa_requested  an input port offers, and wins with, only a lane that is ready, for the output port
 //                 that lane asked for;
 //   sa_exclusive  at most one flit per output port (a grant names one input port) and per input port
@@ -36,6 +38,16 @@
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin
       `TORX_ASSERT(sa_in_rr_q == '0 && sa_out_rr_q == '0, ("sa_reset: pointers not 0 after reset"))
+    end
+    if (rst_ni && props_up_q) begin
+      for (int unsigned o = 0; o < NumPorts; o++) begin
+        `TORX_ASSERT(32'(sa_out_rr_q[o*PortW +: PortW]) < NumPorts,
+                     ("sa_ptr: output %0d's pointer is %0d, of %0d ports", o, sa_out_rr_q[o*PortW +: PortW], NumPorts))
+      end
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        `TORX_ASSERT(32'(sa_in_rr_q[p*PtrW +: PtrW]) < ((p < NumNetPorts) ? NetVcs : 1) * Levels + (Levels > 1 ? 1 : 0),
+                     ("sa_ptr: input %0d's pointer is %0d", p, sa_in_rr_q[p*PtrW +: PtrW]))
+      end
     end
   end
 
