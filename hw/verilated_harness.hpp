@@ -24,6 +24,7 @@
 #include <verilated_cov.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <unistd.h>
 #endif
@@ -117,8 +118,13 @@ class VerilatedHarness : public Core {
 #if VM_COVERAGE
     // A coverage build (TORX_RTL_COVERAGE=DIR, hw/rtl_cache.cpp): this instance's counts, one file each.
     if (const char* dir = std::getenv("TORX_RTL_COVERAGE"); dir != nullptr && *dir != '\0') {
+      // Named by the process and the instance ("router 5 (r2d)": each model's shared object has its own
+      // statics, so a counter alone would repeat across the router and the barrier models).
       static std::atomic<unsigned> serial{0};
-      ctx_->coveragep()->write(fmt::format("{}/cov-{}-{}.dat", dir, ::getpid(), serial++).c_str());
+      std::string who = who_;
+      for (char& c : who)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      ctx_->coveragep()->write(fmt::format("{}/cov-{}-{}-{}.dat", dir, ::getpid(), who, serial++).c_str());
     }
 #endif
     m_.reset();

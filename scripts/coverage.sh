@@ -9,17 +9,20 @@
 #   scripts/coverage.sh                    the runs below, the table on standard output
 #   scripts/coverage.sh --quick            a tenth of the cycles
 #   scripts/coverage.sh --out DIR          keep the counts and verilator_coverage's annotated sources
+#   scripts/coverage.sh --only r2d_k2      one run (the counts of earlier runs in DIR/dat are kept)
 # Exit: 0 done, 1 a run failed (a mismatch or an assertion), 2 bad usage or a missing tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TORX=${TORX:-build/bin/torx}
 CYCLES=5000
 OUT=""
+ONLY=""
 while (($#)); do
   case $1 in
     --quick) CYCLES=1000 ;;
     --out) OUT=$2; shift ;;
-    -h|--help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --only) ONLY=$2; shift ;;
+    -h|--help) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "coverage.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -45,6 +48,7 @@ runs=(
 fail=0
 for entry in "${runs[@]}"; do
   IFS='|' read -r name args <<<"$entry"
+  [[ -n $ONLY && $name != "$ONLY" ]] && continue
   t0=$(date +%s)
   set +e
   # shellcheck disable=SC2086

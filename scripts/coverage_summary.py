@@ -48,6 +48,7 @@ def main():
             page = f.get("page", "")
             kind, _, module = page.partition("/")
             src = os.path.basename(f.get("f", "?"))
+            module = re.sub(r"__.*$", "", module)   # Verilator's parameterization suffix (__pi2, __N5_I3)
             if src.endswith(".svh"):
                 module = src[:-4]   # a property file: counted apart from its unit
             k = (kind, module, src, int(f.get("l", 0)), f.get("n", ""), f.get("o", ""))

@@ -78,10 +78,13 @@
 `endif
   // The previous cycle's completion and release, in registers of their own (torx_props_defs.svh,
   // "Sampling").
+  // The root as the configuration says (parent_port_o), not the unit's own `root`.
+  logic props_root;
+  assign props_root = parent_port_o == torx_pkg::BarrierRoot;
   logic gather_p_q, release_p_q;
   always_ff @(posedge clk_i) begin
-    gather_p_q <= done_q && complete && !root;
-    release_p_q <= done_q && (release_i || (complete && root));
+    gather_p_q <= done_q && complete && !props_root;
+    release_p_q <= done_q && (release_i || (complete && props_root));
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin

@@ -2,6 +2,8 @@
 // torx_sw_alloc_props: the properties of the switch allocator (docs/verification.md, "Properties"),
 // included at the end of torx_sw_alloc:
 //   sa_reset      after reset every pointer is 0;
+//   sa_ptr        every output pointer names a port, every input pointer a lane of its port (with
+//                 K > 1 one past the last lane: the wrap at the VC count, "sa_in_fair" below);
 //   sa_requested  an input port offers, and wins with, only a lane that is ready, for the output port
 //                 that lane asked for;
 //   sa_exclusive  at most one flit per output port (a grant names one input port) and per input port
@@ -10,6 +12,13 @@
 //                 when one of its lanes is ready, and (K > 1) a lane of the highest ready level;
 //   sa_grant      work conservation and levels at the output stage: an output port with an offer sends
 //                 a flit, and (K > 1) the winner's offer is of the highest level offered to it;
+//   sa_in_fair    round robin at the input stage: while a lane of input port p is ready (at the port's
+//                 highest ready level), at most Lanes - 1 wins of p go to its other lanes before it.
+//                 Checked with one level only: with K > 1 the pointer wraps at the port's VC count,
+//                 not its lane count (hw/torx_sw_alloc.sv and models/allocators.hpp alike), so after
+//                 VC 0's top-level lane wins the search starts at lane 0 again and VC 1's lane of that
+//                 level waits while VC 0's is ready (docs/verification.md, "A fairness gap at K > 1";
+//                 TORX_SA_IN_FAIR_ALL_LEVELS checks it at every K: scripts/formal.py sw_alloc_k2_in_fair);
 //   sa_fair       round robin at the output stage: while input port p keeps offering a lane for output
 //                 o at the highest level offered to o, at most NumPorts - 1 grants of o go to other
 //                 input ports before p's.
@@ -29,6 +38,16 @@
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin
       `TORX_ASSERT(sa_in_rr_q == '0 && sa_out_rr_q == '0, ("sa_reset: pointers not 0 after reset"))
+    end
+    if (rst_ni && props_up_q) begin
+      for (int unsigned o = 0; o < NumPorts; o++) begin
+        `TORX_ASSERT(32'(sa_out_rr_q[o*PortW +: PortW]) < NumPorts,
+                     ("sa_ptr: output %0d's pointer is %0d, of %0d ports", o, sa_out_rr_q[o*PortW +: PortW], NumPorts))
+      end
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        `TORX_ASSERT(32'(sa_in_rr_q[p*PtrW +: PtrW]) < ((p < NumNetPorts) ? NetVcs : 1) * Levels + (Levels > 1 ? 1 : 0),
+                     ("sa_ptr: input %0d's pointer is %0d", p, sa_in_rr_q[p*PtrW +: PtrW]))
+      end
     end
   end
 
@@ -51,6 +70,28 @@
         if (req_i[PFirst + l]) begin
           any_ready = 1'b1;
           if (LevelW'(l % Levels) > top_ready) top_ready = LevelW'(l % Levels);
+        end
+      end
+    end
+    for (genvar l = 0; l < PLanes; l++) begin : gen_props_in_fair
+      logic competing_l;
+      logic [15:0] passed_q;   // wins of p by its other lanes while lane l is ready
+      assign competing_l = req_i[PFirst + l] && LevelW'(l % Levels) == top_ready;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) passed_q <= '0;
+        else if (!competing_l || (in_win_o[p] && 32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) == l)) passed_q <= '0;
+        else if (in_win_o[p] && 32'(passed_q) < PLanes) passed_q <= passed_q + 16'd1;
+      end
+`ifdef TORX_SA_IN_FAIR_ALL_LEVELS
+      localparam bit PropsInFair = 1'b1;
+`else
+      localparam bit PropsInFair = (Levels == 1);
+`endif
+      always_ff @(posedge clk_i) begin
+        if (rst_ni && props_up_q && PropsInFair) begin
+          `TORX_ASSERT(32'(passed_q) < PLanes,
+                       ("sa_in_fair: lane %0d of input port %0d waited through %0d wins of its port's other lanes", l, p,
+                        passed_q))
         end
       end
     end
