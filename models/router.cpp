@@ -60,7 +60,7 @@ struct Router::PortIo {
   }
   void send_flit(int o, const Flit& f, int ov) {
     Flit* d = &out[o].flit;
-    if (r->org_ != Pipeline::kSingle) {
+    if (r->org_ != Pipeline::kSingle && r->cfg_.mutation != RouterMutation::kTraversalBypass) {
       d = &r->st_flit_[o];
       r->st_valid_ |= bit(o);
     } else {
@@ -335,7 +335,8 @@ template <Pipeline Org>
           route_head(p, r, f);
           if constexpr (Org == Pipeline::kClassic) {
             ++fr.progressed;
-            continue;  // RC in this cycle, VA from the next
+            // RC in this cycle, VA from the next (the mutant, port mode only, asks at once).
+            if (__builtin_expect(cfg_.mutation != RouterMutation::kClassicRcVaMerged, 1)) continue;
           }
         }
       }

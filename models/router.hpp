@@ -63,6 +63,9 @@ enum class RouterMutation : uint8_t {
   kSpecNotCancelled,   // a speculative switch grant stands although its new output VC has no credit
   kLookaheadOwnTable,  // the route written into a leaving head is read from this router's table,
                        // not from the entries of the neighbour it goes to
+  kTraversalBypass,    // lookahead, classic: a flit that wins the switch leaves in the same cycle (no
+                       // switch-traversal register)
+  kClassicRcVaMerged,  // classic: a head routed in RC asks for a VC in the same cycle
 };
 
 struct RouterConfig {

@@ -249,6 +249,54 @@ def table(rows, key, cols, value):
     return "\n".join(out)
 
 
+def plot(out):
+    """docs/pipelines' two plots from the CSV files in `out` (skipped without matplotlib or the files)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("pipeline_study.py: no matplotlib, no plots", file=sys.stderr)
+        return
+    loop = os.path.join(out, "loop.csv")
+    if os.path.exists(loop):
+        rows = list(csv.DictReader(open(loop)))
+        fig, ax = plt.subplots(figsize=(5.5, 3.5))
+        for org, mark in zip(ORGS, "os^"):
+            pts = sorted((int(r["buffer_depth"]), float(r["flits_per_cycle"])) for r in rows if r["organization"] == org)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=mark, label=org)
+        ax.set_xlabel("buffer depth D (flits)")
+        ax.set_ylabel("one VC's throughput (flits/cycle)")
+        ax.set_title("credit loop: L = 1, P = 2, Lc = 1")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "loop.svg"))
+        plt.close(fig)
+    wl = os.path.join(out, "workloads.csv")
+    if os.path.exists(wl):
+        rows = [r for r in csv.DictReader(open(wl)) if r["cycles"] != ""]
+        names = list(dict.fromkeys(r["workload"] for r in rows))
+        fig, ax = plt.subplots(figsize=(7, 3.8))
+        width = 0.27
+        for i, org in enumerate(ORGS):
+            vals = []
+            for n in names:
+                base = next(float(r["cycles"]) for r in rows if r["workload"] == n and r["organization"] == "single")
+                r = next((r for r in rows if r["workload"] == n and r["organization"] == org), None)
+                vals.append(float(r["cycles"]) / base if r else 0)
+            ax.bar([k + (i - 1) * width for k in range(len(names))], vals, width, label=org)
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel("cycles / single's (traffic: latency)")
+        ax.set_ylim(0.9, None)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "workloads.svg"))
+        plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--torx", default="build/bin/torx")
@@ -300,9 +348,11 @@ def main():
         for r in rows:
             md.append(f"| {r['organization']} | {r['case']} | {r['booksim']} | {r['torx']} | {r['unit']} |")
         md.append("")
-    with open(os.path.join(a.out, "tables.md"), "w") as f:
-        f.write("\n".join(md))
-    print("\n".join(md))
+    if md:
+        with open(os.path.join(a.out, "tables.md"), "w") as f:
+            f.write("\n".join(md))
+        print("\n".join(md))
+    plot(a.out)
 
 
 if __name__ == "__main__":

@@ -159,13 +159,15 @@ TEST(Pipelines, CppRouterAgainstItselfAgreesInEachOrganization) {
   const Topology topo({8, 8}, true);
   for (const char* org : {"lookahead", "classic"}) {
     SCOPED_TRACE(org);
-    CosimConfig c = traffic(org, 6000, 0.45);
+    CosimConfig c = traffic(org, 16000, 0.45);
     c.params.buffer_depth = 4;  // below the credit loop: credits run dry, speculations fail
     const CosimResult r = run_cosim(topo, c, cpp, cpp);
     EXPECT_EQ(r.mismatches, 0u) << r.first_mismatch_text;
-    EXPECT_GE(r.compared, 6000u * 64) << "router-cycles compared";
+    EXPECT_GE(r.compared, 1000000u) << "router-cycles compared";
     EXPECT_EQ(r.traffic.worms_delivered, r.traffic.worms_offered);
-    EXPECT_GT(r.traffic.worms_offered, 3000u);
+    EXPECT_GT(r.traffic.worms_offered, 10000u);
+    std::printf("%s: %llu router-cycles, %llu worms, 0 mismatches\n", org,
+                static_cast<unsigned long long>(r.compared), static_cast<unsigned long long>(r.traffic.worms_offered));
     EXPECT_GT(r.coverage.output_vcs_no_credit, 0u) << r.coverage.describe();
     EXPECT_GT(r.coverage.input_vcs_waited, r.coverage.input_vcs / 4) << r.coverage.describe();
     EXPECT_EQ(r.coverage.sa_out_wraps, r.coverage.output_ports) << r.coverage.describe();
@@ -210,6 +212,45 @@ TEST(Pipelines, CatchesALookaheadRouteFromTheWrongTable) {
   const CosimResult s =
       against_mutant("classic", RouterMutation::kLookaheadOwnTable, Topology({4, 4}, true), 0.3, 8);
   EXPECT_EQ(s.mismatches, 0u) << "classic routes in its own RC stage: " << s.first_mismatch_text;
+}
+
+TEST(Pipelines, CatchesATraversalStageSkippedAndRcMergedWithVa) {
+  // A flit that leaves in the cycle it wins the switch: its output appears a cycle early.
+  for (const char* org : {"lookahead", "classic"}) {
+    const CosimResult r = against_mutant(org, RouterMutation::kTraversalBypass, Topology({4, 4}, true), 0.3, 8);
+    ASSERT_EQ(r.mismatches, 1u) << org;
+    EXPECT_EQ(r.first_mismatch->field, "flit_valid") << org << ": " << r.first_mismatch_text;
+    EXPECT_LT(r.first_mismatch->cycle, 50u);
+    std::printf("caught (%s): %s\n", org, r.first_mismatch_text.c_str());
+  }
+  // A classic head that asks for its VC in its RC cycle gets it a cycle early.
+  const CosimResult r = against_mutant("classic", RouterMutation::kClassicRcVaMerged, Topology({4, 4}, true), 0.3, 8);
+  ASSERT_EQ(r.mismatches, 1u);
+  EXPECT_EQ(r.first_mismatch->field, "ivc_state_q") << r.first_mismatch_text;
+  std::printf("caught: %s\n", r.first_mismatch_text.c_str());
+}
+
+// Other shapes in lock step: a mesh (one VC class), one-port and all-port, two VCs per class,
+// shallow buffers, 5-byte flits; a 3-D torus.
+TEST(Pipelines, OtherShapesInLockStep) {
+  const CppRouterFactory cpp{RouterConfig{}};
+  for (const char* org : {"lookahead", "classic"})
+    for (const sw::PortModel ports : {sw::PortModel::kOne, sw::PortModel::kAll}) {
+      SCOPED_TRACE(std::string(org) + (ports == sw::PortModel::kAll ? " all-port" : " one-port"));
+      CosimConfig c = traffic(org, 1500, 0.8);
+      c.traffic.mixed_orders = false;
+      c.ports = ports;
+      c.params.buffer_depth = 3;
+      c.params.vcs_per_class = 2;
+      c.flit_bytes = 5;
+      const CosimResult r = run_cosim(Topology({4, 3}, false), c, cpp, cpp);
+      EXPECT_EQ(r.mismatches, 0u) << r.first_mismatch_text;
+      EXPECT_EQ(r.traffic.worms_delivered, r.traffic.worms_offered);
+      CosimConfig d = traffic(org, 1500, 0.4);
+      const CosimResult q = run_cosim(Topology({3, 3, 3}, true), d, cpp, cpp);
+      EXPECT_EQ(q.mismatches, 0u) << q.first_mismatch_text;
+      EXPECT_EQ(q.traffic.worms_delivered, q.traffic.worms_offered);
+    }
 }
 
 }  // namespace
