@@ -195,7 +195,8 @@ def report(results, out=sys.stdout):
     if surv:
         out.write("\nSurvivors:\n\n| mutant | operator | line | original | mutated |\n|---|---|---|---|---|\n")
         for r in surv:
-            out.write(f"| {r['id']} | {r['op']} | {r['line']} | `{r['old']}` | `{r['new']}` |\n")
+            esc = lambda t: t.replace("|", "\\|")   # a table cell: || in the code
+            out.write(f"| {r['id']} | {r['op']} | {r['line']} | `{esc(r['old'])}` | `{esc(r['new'])}` |\n")
 
 
 def main():

@@ -7,7 +7,8 @@
 //                only after the node's entry and every child of the mask arrived;
 //   bar_complete a configured unit whose node and children all arrived completes in that cycle (a
 //                complete set is never left waiting);
-//   bar_release  release_o pulses only after a release_i from the parent or a completion at the root;
+//   bar_release  release_o pulses exactly in the cycle after a release_i from the parent or a completion
+//                at the root (and gather_o exactly after a completion elsewhere);
 //   bar_cfg      the configuration port's verdict on an image, from the words kept here: accepted
 //                exactly when it has three words, the magic, a mask within the unit's ports and a
 //                parent that is a port or the root, and then the mask, parent and pad are the words';
@@ -95,9 +96,8 @@
         `TORX_ASSERT(!complete || props_all, ("bar_after_all: completed with arrivals %b of children %b", props_now, child_mask_q))
         `TORX_ASSERT(complete || !props_all, ("bar_complete: every child and the node arrived (%b), no completion", props_now))
       end
-      if (gather_o) begin
-        `TORX_ASSERT(gather_p_q, ("bar_after_all: gather_o without a completion"))
-      end
+      `TORX_ASSERT(gather_o == gather_p_q, ("bar_after_all: gather_o %0d after a completion below the root %0d", gather_o,
+                                           gather_p_q))
       if (cfg_last_p_q) begin
         `TORX_ASSERT(cfg_done_o == cfg_ok_p_q && cfg_error_o == !cfg_ok_p_q &&
                      (cfg_ok_p_q || cfg_error_code_o == cfg_code_p_q),
@@ -110,9 +110,8 @@
                         parent_port_o, pad_o, cfg_w1_p_q[NumNetPorts-1:0], cfg_w2_p_q[7:0], cfg_w2_p_q[31:8]))
         end
       end
-      if (release_o) begin
-        `TORX_ASSERT(release_p_q, ("bar_release: release_o without a release or a completion at the root"))
-      end
+      `TORX_ASSERT(release_o == release_p_q, ("bar_release: release_o %0d after a release or a completion at the root %0d",
+                                             release_o, release_p_q))
     end
   end
 `endif  // TORX_PROPS

@@ -35,6 +35,11 @@
 
   localparam int unsigned PropsFairW = $clog2(NumPorts + 1);
 
+  // The router-wide index of lane l of input port p (the request wires' order).
+  function automatic int unsigned props_lane_of(int unsigned p, int unsigned l);
+    props_lane_of = ((p < NumNetPorts) ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts)) * Levels + l;
+  endfunction
+
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin
       `TORX_ASSERT(sa_in_rr_q == '0 && sa_out_rr_q == '0, ("sa_reset: pointers not 0 after reset"))
@@ -139,9 +144,12 @@
     end
     always_ff @(posedge clk_i) begin
       if (rst_ni && props_up_q && out_valid_o[o]) begin
-        `TORX_ASSERT(in_valid[out_port_o[o*PortW +: PortW]] && in_port[out_port_o[o*PortW +: PortW]*PortW +: PortW] == PortW'(o),
-                     ("sa_requested: output %0d grants input port %0d, which did not offer a lane for it", o,
-                      out_port_o[o*PortW +: PortW]))
+        // From the ports' outputs and the request wires, not the allocator's internal offer: the lane
+        // the granted input port names is ready and asked for this output.
+        `TORX_ASSERT(req_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))] &&
+                     req_port_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))*PortW +: PortW] == PortW'(o),
+                     ("sa_requested: output %0d grants input port %0d, whose lane %0d is not ready for it", o,
+                      out_port_o[o*PortW +: PortW], in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))
       end
     end
     // The input ports competing for o: offers of the highest level among the offers for o.
