@@ -30,8 +30,8 @@
     logic [31:0] msg, seq;
     assign state = ivc_state_q[v*StateW +: StateW];
     assign count = ivc_count_q[v*CountW +: CountW];
-    assign msg = xb_flit_o[torx_pkg::SideTag +: 32];
-    assign seq = xb_flit_o[torx_pkg::SideTag + 32 +: 32];
+    assign msg = xb_flit_o[FlitW - torx_pkg::TagW +: 32];   // the tag {seq, msg}: the flit's top bits (SimTag = 1)
+    assign seq = xb_flit_o[FlitW - torx_pkg::TagW + 32 +: 32];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin

@@ -35,8 +35,8 @@
     else props_up_q <= 1'b1;
   end
 
-  localparam int unsigned PropsTagMsg = torx_pkg::SideTag;
-  localparam int unsigned PropsTagSeq = torx_pkg::SideTag + 32;
+  localparam int unsigned PropsTagMsg = FlitW - torx_pkg::TagW;   // the tag {seq, msg}: the flit's top bits (SimTag = 1)
+  localparam int unsigned PropsTagSeq = FlitW - torx_pkg::TagW + 32;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_props_vc
     logic [CreditW-1:0] credits;
@@ -123,7 +123,7 @@
       end
       always_ff @(posedge clk_i) begin
         if (rst_ni && props_up_q && spend) begin
-          if (xb_flit_i[torx_pkg::SideHead]) begin
+          if (xb_flit_i[VcFieldW]) begin
             `TORX_ASSERT(!in_worm_q, ("ou_worm_order: a head on VC %0d before the tail of message %0d", v,
                                               msg_q))
           end else begin

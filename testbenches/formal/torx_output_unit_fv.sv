@@ -23,7 +23,7 @@ module torx_output_unit_fv #(
   parameter int unsigned IvcW = 2,
   parameter int unsigned TotalVcs = 3,
   parameter int unsigned Mutant = 0,
-  localparam int unsigned FlitW = torx_pkg::SideW + 2,
+  localparam int unsigned FlitW = 1 + 2 + torx_pkg::TagW,   // VC field (VcIdxW), head, tail, the tag
   localparam int unsigned VcIdxW = 1,
   localparam int unsigned Unused = 0
 ) (
@@ -85,8 +85,8 @@ module torx_output_unit_fv #(
     logic [31:0] msg, seq;
     assign owner = ovc_owner[v*IvcW +: IvcW];
     assign spend = xb_valid_i && xb_vc_i == VcIdxW'(v);
-    assign msg = xb_flit_i[torx_pkg::SideTag +: 32];
-    assign seq = xb_flit_i[torx_pkg::SideTag + 32 +: 32];
+    assign msg = xb_flit_i[FlitW - torx_pkg::TagW +: 32];
+    assign seq = xb_flit_i[FlitW - torx_pkg::TagW + 32 +: 32];
     always_comb begin
       owns_other = 1'b0;
       for (int unsigned k = 0; k < NumVcs; k++) begin
@@ -104,7 +104,7 @@ module torx_output_unit_fv #(
           assume (credit_ok[v*PriorityLevels + PriorityLevels - 1]);
           assume (xb_ivc_i == owner || (va_grant_i[v] && va_grant_ivc_i[v*IvcW +: IvcW] == xb_ivc_i));
           if (PriorityLevels == 1) begin
-            if (xb_flit_i[torx_pkg::SideHead]) assume (!in_worm_q[v]);
+            if (xb_flit_i[VcIdxW]) assume (!in_worm_q[v]);
             else assume (in_worm_q[v] && msg == msg_q[v*32 +: 32] && seq == seq_q[v*32 +: 32] + 1);
           end
         end
@@ -117,7 +117,7 @@ module torx_output_unit_fv #(
         seq_q[v*32 +: 32] <= '0;
       end else begin
         if (spend) begin
-          in_worm_q[v] <= !xb_flit_i[torx_pkg::SideTail];
+          in_worm_q[v] <= !xb_flit_i[VcIdxW + 1];
           msg_q[v*32 +: 32] <= msg;
           seq_q[v*32 +: 32] <= seq;
         end
