@@ -475,6 +475,9 @@ std::string compile_model(const ModelCompile& mc) {
   std::vector<std::string> objs;
   std::vector<pid_t> running;
   bool bad = false;
+  size_t done = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last = t0;
   // Waits until fewer than `limit` compilers run (any of them may finish first).
   auto drain = [&](size_t limit) {
     while (running.size() >= limit && !running.empty()) {
@@ -484,11 +487,19 @@ std::string compile_model(const ModelCompile& mc) {
         if (r == running[k] || (r < 0 && errno != EINTR)) {
           if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) bad = true;
           running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+          ++done;
         } else {
           ++k;
         }
       }
       if (running.size() >= limit) ::usleep(20000);
+      // A long compile says where it is, every 20 s.
+      const auto now = std::chrono::steady_clock::now();
+      if (mc.progress && now - last >= std::chrono::seconds(20)) {
+        last = now;
+        std::fprintf(stderr, "[torx rtl] compiling %s: %zu of %zu units done after %.0f s\n", mc.name.c_str(), done,
+                     units.size(), std::chrono::duration<double>(now - t0).count());
+      }
     }
   };
   for (size_t k = 0; k < units.size(); ++k) {
