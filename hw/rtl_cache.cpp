@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@
 
 #include "core/errors.hpp"
 #include "hw/rtl_build_config.hpp"
+#include "hw/rtl_compile.hpp"
 #include "hw/rtl_factory_abi.hpp"
 
 namespace fs = std::filesystem;
@@ -331,6 +333,41 @@ std::string utc_now() {
   return buf;
 }
 
+// How a model's C++ is made (docs/rtl.md, "Build time"): the project's defaults, or $TORX_RTL_TUNE
+// ("vflags=-fno-inline;fast=-O2;slow=-O0;trace=-O0;units=3", any subset) for scripts/bench_rtl_build.sh.
+// Its text is part of the key: a tuned model never stands in for a default one.
+struct Tuning {
+  std::string vflags;            // appended to Verilator's flags
+  std::string fast = "-O1";      // what every cycle runs
+  std::string slow = "-O0";      // __Slow files: construction, settling, a trace's first dump
+  std::string trace = "-O1";     // __Trace files (not __Slow): each cycle, only while a waveform is open
+  int units = 0;                 // unity files for the fast code (0: the jobs)
+  std::string text() const { return fmt::format("vflags={};fast={};slow={};trace={};units={}", vflags, fast, slow, trace, units); }
+};
+
+const Tuning& tuning() {
+  static std::mutex mu;
+  static bool done = false;
+  static Tuning t;
+  std::lock_guard<std::mutex> lock(mu);
+  if (done) return t;
+  done = true;
+  std::stringstream in(getenv_str("TORX_RTL_TUNE"));
+  for (std::string item; std::getline(in, item, ';');) {
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    const std::string k = item.substr(0, eq), v = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (k == "vflags") t.vflags = v;
+    else if (k == "fast") t.fast = v;
+    else if (k == "slow") t.slow = v;
+    else if (k == "trace") t.trace = v;
+    else if (k == "units") t.units = std::atoi(v.c_str());
+    else
+      throw sw::InputError(fmt::format("TORX_RTL_TUNE: unknown item '{}' (vflags=, fast=, slow=, trace=, units=)", item));
+  }
+  return t;
+}
+
 // A rough figure for the progress line: Verilator plus two compiler jobs grow with the ports and lanes.
 int estimate_seconds(const RtlModelSpec& s) {
   int64_t dims = 1, local = 1, lanes = 1;
@@ -440,6 +477,130 @@ std::string RtlModelSpec::param_args() const {
   return s;
 }
 
+int default_build_jobs() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
+std::string compile_model(const ModelCompile& mc) {
+  const Tools& t = tools();
+  const BuildTools bt = check_build_tools(t);
+  const Tuning& tune = tuning();
+  // Verilator's output falls in three groups, each compiled at its own level: what every cycle runs
+  // (fast), what runs once (__Slow: construction, settling, a trace's first full dump) and the
+  // waveform's per-cycle code (__Trace, run only while a waveform is open). Each group goes into
+  // unity files (one compiler process reads verilated.h once for many files) balanced by size,
+  // the factory alone; `jobs` compiler processes at a time, longest first; then one shared object.
+  enum Group { kFast, kSlow, kTrace };
+  struct Unit {
+    std::string text;
+    double cost = 0;  // about the compile time: bytes, weighted by the level
+    Group group = kFast;
+  };
+  std::vector<std::pair<uint64_t, fs::path>> files[3];
+  std::vector<fs::path> own;  // compiled alone (the factory, a user's harness)
+  size_t generated = 0;
+  for (const auto& e : fs::directory_iterator(mc.obj_dir)) {
+    const std::string n = e.path().filename().string();
+    if (e.path().extension() != ".cpp" || n.rfind("torx_unit_", 0) == 0) continue;
+    if (std::find(mc.alone.begin(), mc.alone.end(), n) != mc.alone.end() || n == "torx_factory.cpp") {
+      own.push_back(e.path());
+      continue;
+    }
+    const Group g = n.find("__Slow") != std::string::npos    ? kSlow
+                    : n.find("__Trace__") != std::string::npos ? kTrace
+                                                               : kFast;
+    files[g].emplace_back(fs::file_size(e.path()), e.path());
+    ++generated;
+  }
+  const int jobs = std::max(1, mc.jobs > 0 ? mc.jobs : default_build_jobs());
+  const std::string level[3] = {tune.fast, tune.slow, tune.trace};
+  auto weight = [](const std::string& o) { return o == "-O0" ? 0.45 : o == "-O1" || o == "-Os" ? 1.0 : 2.0; };
+  std::vector<Unit> units;
+  auto split = [&](Group g, int parts) {
+    auto& v = files[g];
+    std::sort(v.begin(), v.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    const size_t first = units.size();
+    for (int k = 0; k < std::min<int>(parts, static_cast<int>(v.size())); ++k) units.push_back(Unit{"", 0, g});
+    for (const auto& [bytes, path] : v) {
+      Unit* u = &units[first];
+      for (size_t k = first; k < units.size(); ++k)
+        if (units[k].cost < u->cost) u = &units[k];
+      u->cost += static_cast<double>(bytes) * weight(level[g]);
+      u->text += fmt::format("#include \"{}\"\n", path.filename().string());
+    }
+  };
+  split(kFast, tune.units > 0 ? tune.units : jobs);
+  split(kSlow, std::max(1, jobs / 2));
+  split(kTrace, std::max(1, jobs / 2));
+  for (const auto& p : own) units.push_back(Unit{fmt::format("#include \"{}\"\n", p.filename().string()), 3e6, kFast});
+  std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.cost > b.cost; });
+  std::vector<std::string> base = {t.cxx};
+  {
+    std::istringstream flags(model_cxx_flags());
+    for (std::string f; flags >> f;) base.push_back(f);
+  }
+  for (const auto& d : mc.defines) base.push_back("-D" + d);
+  base.push_back("-I" + mc.obj_dir.string());
+  for (const auto& d : mc.include_dirs) base.push_back("-I" + d.string());
+  base.insert(base.end(), {"-isystem", bt.verilator_root + "/include", "-isystem", bt.verilator_root + "/include/vltstd"});
+  if (mc.progress)
+    std::fprintf(stderr, "[torx rtl] compiling %s (%zu generated sources in %zu units, %d jobs)\n", mc.name.c_str(),
+                 generated, units.size(), jobs);
+  std::vector<std::string> objs;
+  std::vector<pid_t> running;
+  bool bad = false;
+  size_t done = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last = t0;
+  // Waits until fewer than `limit` compilers run (any of them may finish first).
+  auto drain = [&](size_t limit) {
+    while (running.size() >= limit && !running.empty()) {
+      for (size_t k = 0; k < running.size();) {
+        int status = 0;
+        const pid_t r = ::waitpid(running[k], &status, WNOHANG);
+        if (r == running[k] || (r < 0 && errno != EINTR)) {
+          if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) bad = true;
+          running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+          ++done;
+        } else {
+          ++k;
+        }
+      }
+      if (running.size() >= limit) ::usleep(20000);
+      // A long compile says where it is, every 20 s.
+      const auto now = std::chrono::steady_clock::now();
+      if (mc.progress && now - last >= std::chrono::seconds(20)) {
+        last = now;
+        std::fprintf(stderr, "[torx rtl] compiling %s: %zu of %zu units done after %.0f s\n", mc.name.c_str(), done,
+                     units.size(), std::chrono::duration<double>(now - t0).count());
+      }
+    }
+  };
+  for (size_t k = 0; k < units.size(); ++k) {
+    drain(static_cast<size_t>(jobs));
+    const fs::path u = mc.obj_dir / fmt::format("torx_unit_{}.cpp", k);
+    std::ofstream(u) << units[k].text;
+    std::vector<std::string> c = base;
+    std::istringstream lv(level[units[k].group]);  // after the flags' level: the last one counts
+    for (std::string f; lv >> f;) c.push_back(f);
+    const std::string o = (mc.obj_dir / fmt::format("torx_unit_{}.o", k)).string();
+    c.insert(c.end(), {"-c", u.string(), "-o", o});
+    objs.push_back(o);
+    running.push_back(spawn(c, mc.log));
+  }
+  drain(1);
+  if (bad) return "the compiler failed";
+  std::vector<std::string> link = {t.cxx, "-shared", "-o", mc.shared_object.string()};
+  link.insert(link.end(), objs.begin(), objs.end());
+  if (const int rc = wait_for(spawn(link, mc.log)); rc != 0) return fmt::format("the link exited with {}", rc);
+  for (const auto& o : objs) fs::remove(o);
+  return "";
+}
+
 RtlCache::RtlCache(RtlCacheOptions options) : opt_(std::move(options)) {
   std::string d = opt_.dir;
   explicit_dir_ = !d.empty();
@@ -473,9 +634,9 @@ bool RtlCache::fallback_to_temp(const std::string& why) {
 std::string RtlCache::key_of(const RtlModelSpec& spec) {
   const Tools& t = tools();
   std::string text = fmt::format(
-      "torx-rtl-key {}\ntop {}\nparams {}\nkit {}\nverilator {} {}\nverilator-flags {}\ncxx {}\ncxx-flags {}\n",
+      "torx-rtl-key {}\ntop {}\nparams {}\nkit {}\nverilator {} {}\nverilator-flags {}\ncxx {}\ncxx-flags {}\n{}",
       kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, verilator_flags(),
-      t.cxx_id, model_cxx_flags());
+      t.cxx_id, model_cxx_flags(), getenv_str("TORX_RTL_TUNE").empty() ? "" : "tune " + tuning().text() + "\n");
   if (!spec.sources.empty()) text += fmt::format("foreign {} {}\n", kForeignVerilatorFlags, foreign_sources_hash(spec));
   return hex64(fnv1a64(text.data(), text.size()));
 }
@@ -570,7 +731,7 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   // 1. Verilator: every SV source of the kit (or the foreign top's), the top and its parameters.
   std::vector<std::string> cmd = {t.verilator, "--cc"};
   {
-    std::istringstream flags(verilator_flags());
+    std::istringstream flags(verilator_flags() + " " + tuning().vflags);
     for (std::string f; flags >> f;) cmd.push_back(f);
   }
   cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top});
@@ -585,6 +746,8 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
     std::ofstream(log, std::ios::app) << '\n';
   }
   if (const int rc = wait_for(spawn(cmd, log)); rc != 0) fail(fmt::format("verilator exited with {}", rc));
+  const double verilator_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // 2. The factory, from the kit's template.
   std::string factory = read_file(kit / "rtl_factory.cpp.in");
@@ -595,75 +758,21 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
                                                         : "3";
   std::ofstream(tmp / "obj" / "torx_factory.cpp") << factory;
 
-  // 3. The compiler. Verilator's __Slow files run once (construction, settling, a trace's first full
-  // dump) and compile at -O0, the rest at -O1 (what every cycle runs); each group in `jobs` unity
-  // files, the factory alone, compiled `jobs` at a time, longest first; then one shared object.
-  struct Unit {
-    std::string text;
-    double cost = 0;  // compile time, in bytes at -O1
-    bool slow = false;
-  };
-  std::vector<std::pair<uint64_t, fs::path>> fast, slow;
-  for (const auto& e : fs::directory_iterator(tmp / "obj")) {
-    const std::string n = e.path().filename().string();
-    if (e.path().extension() != ".cpp" || n == "torx_factory.cpp") continue;  // the factory: a unit of its own
-    (n.find("__Slow") != std::string::npos ? slow : fast).emplace_back(fs::file_size(e.path()), e.path());
+  // 3. The compiler: Verilator's C++ and the factory into one shared object.
+  ModelCompile mc;
+  mc.obj_dir = tmp / "obj";
+  mc.shared_object = tmp / "model.so";
+  mc.log = log;
+  mc.defines = {"TORX_RTL_KIND=" + std::string(kind)};
+  mc.include_dirs = {kit / "include"};
+  mc.jobs = opt_.jobs;
+  mc.name = spec.name;
+  mc.progress = opt_.progress;
+  if (coverage_build()) {  // the coverage runtime, which libtorx_rtl_runtime does not hold
+    std::ofstream(tmp / "obj" / "torx_cov.cpp") << "#include \"verilated_cov.cpp\"\n";
+    mc.alone.push_back("torx_cov.cpp");
   }
-  const int jobs = std::max(1, opt_.jobs);
-  std::vector<Unit> units;
-  auto split = [&](std::vector<std::pair<uint64_t, fs::path>>& files, int parts, bool is_slow) {
-    std::sort(files.begin(), files.end(),
-              [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
-    const size_t first = units.size();
-    for (int k = 0; k < std::min<int>(parts, static_cast<int>(files.size())); ++k) units.push_back(Unit{"", 0, is_slow});
-    for (const auto& [bytes, path] : files) {
-      Unit* u = &units[first];
-      for (size_t k = first; k < units.size(); ++k)
-        if (units[k].cost < u->cost) u = &units[k];
-      u->cost += static_cast<double>(bytes) * (is_slow ? 0.45 : 1.0);
-      u->text += fmt::format("#include \"{}\"\n", path.filename().string());
-    }
-  };
-  split(fast, jobs, false);
-  split(slow, std::max(1, jobs / 2), true);
-  units.push_back(Unit{"#include \"torx_factory.cpp\"\n", 3e6, false});
-  if (coverage_build()) units.push_back(Unit{"#include \"verilated_cov.cpp\"\n", 1e5, true});  // not in the runtime
-  std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.cost > b.cost; });
-  std::vector<std::string> base = {t.cxx};
-  {
-    std::istringstream flags(model_cxx_flags());
-    for (std::string f; flags >> f;) base.push_back(f);
-  }
-  base.insert(base.end(), {"-DTORX_RTL_KIND=" + std::string(kind), "-I" + (tmp / "obj").string(),
-                           "-I" + (kit / "include").string(), "-isystem", bt.verilator_root + "/include", "-isystem",
-                           bt.verilator_root + "/include/vltstd"});
-  if (opt_.progress)
-    std::fprintf(stderr, "[torx rtl] compiling %s (%zu generated sources, %d jobs)\n", spec.name.c_str(),
-                 fast.size() + slow.size(), jobs);
-  std::vector<std::string> objs;
-  std::vector<pid_t> running;
-  int bad = 0;
-  for (size_t k = 0; k < units.size(); ++k) {
-    if (static_cast<int>(running.size()) >= jobs) {
-      if (wait_for(running.front()) != 0) bad = 1;
-      running.erase(running.begin());
-    }
-    const fs::path u = tmp / "obj" / fmt::format("torx_unit_{}.cpp", k);
-    std::ofstream(u) << units[k].text;
-    std::vector<std::string> c = base;
-    c.push_back(units[k].slow ? "-O0" : "-O1");  // after the flags' -O1: the last one counts
-    const std::string o = (tmp / fmt::format("unit_{}.o", k)).string();
-    c.insert(c.end(), {"-c", u.string(), "-o", o});
-    objs.push_back(o);
-    running.push_back(spawn(c, log));
-  }
-  for (pid_t p : running)
-    if (wait_for(p) != 0) bad = 1;
-  if (bad) fail("the compiler failed");
-  std::vector<std::string> link = {t.cxx, "-shared", "-o", (tmp / "model.so").string()};
-  link.insert(link.end(), objs.begin(), objs.end());
-  if (const int rc = wait_for(spawn(link, log)); rc != 0) fail(fmt::format("the link exited with {}", rc));
-  for (const auto& o : objs) fs::remove(o);
+  if (const std::string why = compile_model(mc); !why.empty()) fail(why);
   fs::remove_all(tmp / "obj");
 
   // 4. The manifest, written last; then the directory takes its place.
@@ -683,7 +792,8 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
       << "cxx " << t.cxx << " (" << bt.cxx_version << ")\n"
       << "so_bytes " << bytes << '\n'
       << "so_fnv64 " << hex64(sum) << '\n'
-      << fmt::format("build_seconds {:.1f}\n", seconds) << "built_at " << utc_now() << '\n'
+      << fmt::format("build_seconds {:.1f}\n", seconds)
+      << fmt::format("verilator_seconds {:.1f}\n", verilator_seconds) << "built_at " << utc_now() << '\n'
       << "end\n";
     m.flush();
     if (!m) fail("cannot write the manifest");
