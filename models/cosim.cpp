@@ -62,9 +62,9 @@ void fabric_barrier_coverage(Fabric& f, uint64_t& cycles, uint64_t& releases) {
     }
 }
 
-CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b,
-                      const BarrierFactory* ba, const BarrierFactory* bb) {
-  const auto t0 = std::chrono::steady_clock::now();
+// The fabric a co-simulation or a traffic run drives: the network parameters with the routing's order
+// classes and the traffic's priority levels, validated, and every node's routing image and the barrier tree.
+static FabricSpec cosim_fabric_spec(const sw::Topology& topo, const CosimConfig& cfg) {
   const RoutingConfig rc = cosim_routing(topo, cfg);
   FabricSpec spec;
   spec.params = cfg.params;
@@ -76,6 +76,13 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
   spec.flit_bytes = cfg.flit_bytes;
   for (sw::NodeId v = 0; v < topo.nodes(); ++v) spec.routing.push_back(build_routing_image(topo, v, rc));
   spec.barrier = build_barrier_tree(topo);
+  return spec;
+}
+
+CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& a, const RouterFactory& b,
+                      const BarrierFactory* ba, const BarrierFactory* bb) {
+  const auto t0 = std::chrono::steady_clock::now();
+  FabricSpec spec = cosim_fabric_spec(topo, cfg);
   TrafficConfig tc = cfg.traffic;
   tc.flit_bytes = cfg.flit_bytes;
   tc.injection_depth = tc.ejection_depth = cfg.params.buffer_depth;
@@ -124,17 +131,7 @@ CosimResult run_cosim(const sw::Topology& topo, const CosimConfig& cfg, const Ro
 
 TrafficRun run_traffic(const sw::Topology& topo, const CosimConfig& cfg, const RouterFactory& routers,
                        const BarrierFactory* barriers) {
-  const RoutingConfig rc = cosim_routing(topo, cfg);
-  FabricSpec spec;
-  spec.params = cfg.params;
-  spec.params.order_classes = rc.order_classes;
-  spec.params.priority_levels = cfg.traffic.priority_levels;
-  sw::validate(spec.params, topo);
-  sw::validate_priority(spec.params, topo);
-  spec.ports = cfg.ports;
-  spec.flit_bytes = cfg.flit_bytes;
-  for (sw::NodeId v = 0; v < topo.nodes(); ++v) spec.routing.push_back(build_routing_image(topo, v, rc));
-  spec.barrier = build_barrier_tree(topo);
+  FabricSpec spec = cosim_fabric_spec(topo, cfg);
   TrafficRun r;
   TrafficConfig tc = cfg.traffic;
   tc.flit_bytes = cfg.flit_bytes;
