@@ -207,20 +207,22 @@ module torx_router #(
         localparam int unsigned EjectPort = NumNetPorts + ((NumLocal > 1) ? p : 0);
         logic [LaPortW-1:0] la_port;
         logic [ClassW-1:0] la_class;
+        logic [RouteW-1:0] route;   // {invalid, class, port}
         assign la_port = wr_flit[p*FlitW + HdrLa +: LaPortW];
         assign la_class = wr_flit[p*FlitW + HdrLa + LaPortW +: ClassW];
         always_comb begin
-          wr_route[p*RouteW +: RouteW] = '0;
+          route = '0;
           if (la_port[NetPortW + 1]) begin            // no route: the route error, ejection channel
-            wr_route[p*RouteW + RouteW - 1] = 1'b1;
-            wr_route[p*RouteW +: PortW] = PortW'(EjectPort);
+            route[RouteW-1] = 1'b1;
+            route[PortW-1:0] = PortW'(EjectPort);
           end else if (la_port[NetPortW]) begin       // eject
-            wr_route[p*RouteW +: PortW] = PortW'(EjectPort);
+            route[PortW-1:0] = PortW'(EjectPort);
           end else begin
-            wr_route[p*RouteW +: PortW] = PortW'(la_port[NetPortW-1:0]);
-            wr_route[p*RouteW + PortW +: ClassW] = la_class;
+            route[PortW-1:0] = PortW'(la_port[NetPortW-1:0]);
+            route[PortW +: ClassW] = la_class;
           end
         end
+        assign wr_route[p*RouteW +: RouteW] = route;
         logic unused_lk;   // the own table's lookup of a network input: not used
         assign unused_lk = ^lk_route[p*RouteW +: RouteW];
       end else begin : gen_local
@@ -268,10 +270,12 @@ module torx_router #(
       end else begin : gen_eject
         assign la = '0;   // a head leaving on an ejection port carries no route
       end
+      logic [FlitW-1:0] f_la;
       always_comb begin
-        xb_st_flit[p*FlitW +: FlitW] = f;
-        if (f[HdrHead]) xb_st_flit[p*FlitW + HdrLa +: LaPortW + ClassW] = la;
+        f_la = f;
+        if (f[HdrHead]) f_la[HdrLa +: LaPortW + ClassW] = la;
       end
+      assign xb_st_flit[p*FlitW +: FlitW] = f_la;
     end
   end else begin : gen_no_lookahead
     assign wr_route = lk_route;
