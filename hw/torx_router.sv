@@ -407,10 +407,12 @@ module torx_router #(
   // included); the output VC is selected by comparing the lane's output port with each port
   // (constant first VCs). With priority levels an ACTIVE lane must also own its output VC at the
   // start of the cycle (it is not preempted; models/router.cpp, step 2); a lane granted in this cycle
-  // owns it from now on.
+  // owns it from now on. Lookahead: a head's speculative request stands if the VC allocation of this
+  // cycle grants it an output VC (sa_vc: the granted VC) with a credit (Mutant 6: whatever the credit).
   always_comb begin
     for (int unsigned i = 0; i < TotalLanes; i++) begin
       sa_req[i] = 1'b0;
+      spec_ok[i] = 1'b0;
       for (int unsigned o = 0; o < NumPorts; o++) begin
         if (sa_port[i*PortW +: PortW] == PortW'(o)) begin
           sa_req[i] = sa_ready[i] &&
@@ -419,21 +421,10 @@ module torx_router #(
                       (Levels == 1 || va_grant[i] ||
                        ovc_owner[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * IvcW +: IvcW] ==
                        IvcW'(i));
-        end
-      end
-    end
-  end
-  // Lookahead: a speculative request stands if the VC allocation of this cycle grants the head an
-  // output VC with a credit (Mutant 6: whatever the credit).
-  always_comb begin
-    for (int unsigned i = 0; i < TotalLanes; i++) begin
-      spec_ok[i] = 1'b0;
-      for (int unsigned o = 0; o < NumPorts; o++) begin
-        if (va_port[i*PortW +: PortW] == PortW'(o)) begin
           spec_ok[i] = va_grant[i] &&
                        (Mutant == 6 ||
-                        ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(va_grant_vc[i*VcIdxW +: VcIdxW]) : 0)) *
-                                      Levels]);
+                        ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
+                                      i % Levels]);
         end
       end
     end
