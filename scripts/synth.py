@@ -497,6 +497,9 @@ def yosys_script(cfg, lib, clock_ns, flatten):
         # buffer) are mapped inside the unit that uses them, as before they were shared: a unit's
         # figures are its whole logic, optimized across those boundaries.
         f"hierarchy -top {cfg['top']}",
+        # yosys 0.23 may give the top a $paramod name (torx_router since its Pipeline parameter):
+        # the steps below and OpenSTA name it by its own.
+        f"rename -top {cfg['top']}",
         "setattr -mod -set keep_hierarchy 1 *",
         "setattr -mod -unset keep_hierarchy " + " ".join(f"*{m}*" for m in INLINED),
         "flatten",
