@@ -231,6 +231,9 @@ RtlModelSpec foreign_router_spec(const model::RouterShape& shape, const sw::Topo
   if (shape.gossip_packet_flits)
     throw sw::InputError("--rtl-router with --gossip-hw: a foreign router has no gossip forwarding (torx_gossip_router "
                          "only)");
+  if (shape.organization == model::Pipeline::kLookahead)
+    throw sw::InputError("--rtl-router with --param pipeline=lookahead: the router interface's flit has no lookahead "
+                         "route (la_port, la_class; docs/router-interface.md)");
   if (topo.ndims() > kRtlMaxDims)
     throw sw::InputError(fmt::format("--rtl-router: {} dimensions; the flit's start_dim field serves 1..{}",
                                      topo.ndims(), kRtlMaxDims));

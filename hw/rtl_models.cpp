@@ -32,8 +32,9 @@ namespace {
 // A catalog row: name, N, K (local ports), C, V, D, P, mutant, priority levels, gossip packet
 // flits, MaxRules.
 RtlRouterConfig row(const char* name, int n, int local, int c, int v, int d, int p, int mutant = 0, int levels = 1,
-                    int packet = 0, int rules = 0) {
+                    int packet = 0, int rules = 0, model::Pipeline org = model::Pipeline::kSingle) {
   RtlRouterConfig r;
+  r.shape.organization = org;
   r.name = name;
   r.shape.ndims = n;
   r.shape.local_ports = local;
@@ -74,6 +75,13 @@ const std::vector<RtlRouterConfig>& rtl_router_configs() {
       row("r2d_k4", 2, 1, 2, 1, 8, 2, 0, 4),
       row("r2d_k2", 2, 1, 2, 1, 8, 2, 0, 2),
       row("r2d_k2_m5", 2, 1, 2, 1, 8, 2, 5, 2),
+      // The pipelined organizations (docs/timing-contract.md, "Router organizations"): lookahead and
+      // classic on the default router, and lookahead's mutants 6 (a speculation not cancelled) and 7
+      // (the lookahead route read from the wrong table entry).
+      row("r2d_la", 2, 1, 2, 1, 8, 2, 0, 1, 0, 0, model::Pipeline::kLookahead),
+      row("r2d_cl", 2, 1, 2, 1, 8, 2, 0, 1, 0, 0, model::Pipeline::kClassic),
+      row("r2d_la_m6", 2, 1, 2, 1, 8, 2, 6, 1, 0, 0, model::Pipeline::kLookahead),
+      row("r2d_la_m7", 2, 1, 2, 1, 8, 2, 7, 1, 0, 0, model::Pipeline::kLookahead),
   };
   return k;
 }
@@ -150,6 +158,7 @@ RtlRouterConfig router_config(const model::RouterShape& s, int mutant, int max_r
 bool same_model(const RtlRouterConfig& a, const RtlRouterConfig& b) {
   return a.shape.ndims == b.shape.ndims && a.shape.local_ports == b.shape.local_ports && a.shape.vc_classes == b.shape.vc_classes &&
          a.shape.vcs_per_class == b.shape.vcs_per_class && a.shape.buffer_depth == b.shape.buffer_depth && a.shape.pipeline == b.shape.pipeline &&
+         a.shape.organization == b.shape.organization &&
          a.mutant == b.mutant && a.max_radix == b.max_radix && a.flit_bytes == b.flit_bytes &&
          a.shape.priority_levels == b.shape.priority_levels && (a.shape.priority_levels == 1 || a.shape.priority_reserve == b.shape.priority_reserve) &&
          a.shape.gossip_packet_flits == b.shape.gossip_packet_flits && (a.shape.gossip_packet_flits == 0 || a.max_rules == b.max_rules);
@@ -164,6 +173,8 @@ std::string model_name(const RtlRouterConfig& c) {
   std::string n = fmt::format("{}{}d{}", c.shape.gossip_packet_flits ? "g" : "r", c.shape.ndims, c.shape.local_ports > 1 ? "_all" : "");
   if (c.shape.vc_classes != 2) n += fmt::format("_c{}", c.shape.vc_classes);
   n += fmt::format("_v{}_d{}_p{}", c.shape.vcs_per_class, c.shape.buffer_depth, c.shape.pipeline);
+  if (c.shape.organization == model::Pipeline::kLookahead) n += "_la";
+  if (c.shape.organization == model::Pipeline::kClassic) n += "_cl";
   if (c.shape.priority_levels > 1)
     n += fmt::format("_k{}{}", c.shape.priority_levels, c.shape.priority_reserve != 1 ? fmt::format("r{}", c.shape.priority_reserve) : "");
   if (c.shape.gossip_packet_flits) n += fmt::format("_pf{}_rules{}", c.shape.gossip_packet_flits, c.max_rules);
@@ -183,7 +194,8 @@ RtlModelSpec spec_of(const RtlRouterConfig& c) {
   if (c.shape.gossip_packet_flits) {
     s.params.insert(s.params.end(), {{"PacketFlits", c.shape.gossip_packet_flits}, {"MaxRules", c.max_rules}, {"Mutant", c.mutant}});
   } else {
-    s.params.insert(s.params.end(), {{"Mutant", c.mutant},
+    s.params.insert(s.params.end(), {{"Pipeline", static_cast<int>(c.shape.organization)},
+                                     {"Mutant", c.mutant},
                                      {"PriorityLevels", c.shape.priority_levels},
                                      {"PriorityReserve", c.shape.priority_reserve}});
   }
@@ -231,21 +243,30 @@ Loaded& load(const RtlModelSpec& spec, const char* symbol) {
 }
 
 void check_mutant(const RtlRouterConfig& c) {
-  const int most = c.shape.gossip_packet_flits ? 2 : c.shape.priority_levels > 1 ? 5 : 4;
-  if (c.mutant < 0 || c.mutant > most)
-    throw sw::InputError(fmt::format("mutant {} does not exist for the {} router (mutants 1..{}; docs/rtl.md, "
+  const bool la = c.shape.organization == model::Pipeline::kLookahead;
+  const int most = c.shape.gossip_packet_flits ? 2 : c.shape.priority_levels > 1 ? 5 : la ? 7 : 4;
+  if (c.mutant < 0 || c.mutant > most || (la && c.mutant == 5))
+    throw sw::InputError(fmt::format("mutant {} does not exist for the {} router (mutants 1..{}{}; docs/rtl.md, "
                                      "\"Mutants\")",
-                                     c.mutant, c.shape.gossip_packet_flits ? "gossip" : c.shape.priority_levels > 1 ? "priority" : "plain",
-                                     most));
+                                     c.mutant,
+                                     c.shape.gossip_packet_flits ? "gossip"
+                                     : c.shape.priority_levels > 1 ? "priority"
+                                     : la                          ? "lookahead"
+                                                                   : "plain",
+                                     la ? 4 : most, la ? ", 6, 7" : ""));
 }
 
 }  // namespace
 
 std::string RtlRouterConfig::describe() const {
   const model::RouterShape& s = shape;
-  return fmt::format("{}: {} dims, {} local port{}, C={}, V={}, D={}, P={}, MaxRadix {}, {}-byte flits{}{}", name,
+  return fmt::format("{}: {} dims, {} local port{}, C={}, V={}, D={}, P={}{}, MaxRadix {}, {}-byte flits{}{}", name,
                      s.ndims, s.local_ports, s.local_ports == 1 ? "" : "s", s.vc_classes, s.vcs_per_class,
-                     s.buffer_depth, s.pipeline, max_radix, flit_bytes,
+                     s.buffer_depth, s.pipeline,
+                     s.organization == model::Pipeline::kSingle
+                         ? ""
+                         : fmt::format(", {}", sw::pipeline_name(static_cast<int>(s.organization))),
+                     max_radix, flit_bytes,
                      s.priority_levels > 1
                          ? fmt::format(", {} priority levels (reserve {})", s.priority_levels, s.priority_reserve)
                          : "",
@@ -296,11 +317,11 @@ void check_rtl_shape(const model::RouterShape& s, const sw::Topology& topo) {
   auto limit = [](const std::string& what) {
     throw sw::InputError(fmt::format("the RTL router cannot serve this network: {} (docs/rtl.md, \"Limits\")", what));
   };
-  if (s.organization != model::Pipeline::kSingle)
-    throw sw::InputError(fmt::format("--param pipeline={}: the RTL router has the single organization only; the "
-                                     "lookahead and classic organizations exist in the C++ model (--model cycle) "
-                                     "until their RTL lands (docs/timing-contract.md, \"Router organizations\")",
-                                     sw::pipeline_name(static_cast<int>(s.organization))));
+  if (s.organization != model::Pipeline::kSingle && (s.priority_levels > 1 || s.gossip_packet_flits))
+    throw sw::InputError(fmt::format("--param pipeline={}: {} run with the single organization only "
+                                     "(docs/timing-contract.md, \"Router organizations\")",
+                                     sw::pipeline_name(static_cast<int>(s.organization)),
+                                     s.gossip_packet_flits ? "the hardwired gossip routers" : "priority lanes"));
   if (s.ndims < 1 || s.ndims > kRtlMaxDims)
     limit(fmt::format("{} dimensions, the SV holds 1..{} (start_dim is a 4-bit field)", s.ndims, kRtlMaxDims));
   if (topo.ndims() != s.ndims)

@@ -106,7 +106,8 @@ void put_bits(T& sig, unsigned lsb, unsigned width, uint64_t v) {
 // torx_pkg's flit, mirrored: every offset comes from here (harness, lock-step, checker). A header
 // (vc, head, tail, start_dim, prio, neg_mask, dest; least significant first), then the data a router
 // carries untouched (payload, the gossip router's extension, the simulation tag). Zero-width fields
-// (prio at K = 1, the tag without SimTag) are absent.
+// (prio at K = 1, the tag without SimTag) are absent. The lookahead organization adds la_port and
+// la_class at the header's end (torx_pkg::la_w): la_port is {none, eject, network port}.
 inline constexpr unsigned kTagW = 64;        // torx_pkg::TagW
 inline constexpr unsigned kGossipAgeW = 16;  // torx_gossip_pkg::GossipAgeW
 // torx_gossip_pkg::ext_w: bits of the gossip extension (gossip bit, age, output mask of 2N ports).
@@ -118,6 +119,9 @@ struct FlitLayout {
   unsigned vc_w = 1;        // clog2w(C*V)
   unsigned sd_w = 1;        // clog2w(N)
   unsigned prio_w = 0;      // clog2(K), 0 when K = 1
+  unsigned net_port_w = 1;  // clog2w(2N): la_port's port bits
+  unsigned la_port_w = 0;   // lookahead: net_port_w + 2 (none, eject), else 0
+  unsigned la_class_w = 0;  // lookahead: clog2w(C), else 0
   unsigned flit_bytes = 32;
   unsigned ext_w = 0;       // the gossip extension's bits (0 for torx_router)
   unsigned tag_w = kTagW;   // kTagW with SimTag = 1, 0 without
@@ -132,6 +136,11 @@ struct FlitLayout {
     l.vc_w = clog2w(static_cast<unsigned>(shape.network_vcs()));
     l.sd_w = clog2w(l.ndims);
     l.prio_w = shape.priority_levels > 1 ? clog2w(static_cast<unsigned>(shape.priority_levels)) : 0;
+    l.net_port_w = clog2w(2 * l.ndims);
+    if (shape.organization == model::Pipeline::kLookahead) {
+      l.la_port_w = l.net_port_w + 2;
+      l.la_class_w = clog2w(static_cast<unsigned>(shape.vc_classes));
+    }
     l.flit_bytes = flit_bytes;
     l.ext_w = ext_w;
     l.tag_w = sim_tag ? kTagW : 0;
@@ -145,7 +154,8 @@ struct FlitLayout {
   unsigned prio() const { return start() + sd_w; }
   unsigned neg() const { return prio() + prio_w; }
   unsigned dest(unsigned d) const { return neg() + ndims + d * coord_w; }
-  unsigned hdr_w() const { return neg() + ndims + ndims * coord_w; }
+  unsigned la() const { return neg() + ndims + ndims * coord_w; }
+  unsigned hdr_w() const { return la() + la_port_w + la_class_w; }
   unsigned payload(unsigned word) const { return hdr_w() + 64 * word; }
   unsigned ext() const { return hdr_w() + 8 * flit_bytes; }
   unsigned tag() const { return ext() + ext_w; }
@@ -179,6 +189,13 @@ void pack_flit(T& sig, unsigned base, const FlitLayout& l, const NodeCoords& nc,
   put_bits(sig, base + l.neg(), l.ndims, f.neg_mask);
   for (unsigned d = 0; d < l.ndims; ++d)
     put_bits(sig, base + l.dest(d), l.coord_w, static_cast<uint64_t>((f.dest / nc.stride[d]) % nc.radix[d]));
+  if (l.la_port_w) {
+    const uint64_t la = f.la_port == model::kLaNone    ? uint64_t{2} << l.net_port_w
+                        : f.la_port == model::kLaEject ? uint64_t{1} << l.net_port_w
+                                                       : f.la_port;
+    put_bits(sig, base + l.la(), l.la_port_w, la);
+    put_bits(sig, base + l.la() + l.la_port_w, l.la_class_w, f.la_class);
+  }
   for (unsigned w = 0; w < l.flit_bytes / 8; ++w)
     put_bits(sig, base + l.payload(w), 64, w < payload_words ? f.payload[w] : 0);
   if (l.tag_w) {
@@ -206,6 +223,13 @@ void unpack_flit(const T& sig, unsigned base, const FlitLayout& l, const NodeCoo
   for (unsigned d = 0; d < l.ndims; ++d)
     dest += static_cast<int32_t>(get_bits(sig, base + l.dest(d), l.coord_w)) * nc.stride[d];
   f.dest = dest;
+  if (l.la_port_w) {
+    const uint64_t la = get_bits(sig, base + l.la(), l.la_port_w);
+    f.la_port = (la >> (l.net_port_w + 1)) & 1u ? model::kLaNone
+                : (la >> l.net_port_w) & 1u     ? model::kLaEject
+                                                : static_cast<uint8_t>(la & ((uint64_t{1} << l.net_port_w) - 1));
+    f.la_class = static_cast<uint8_t>(get_bits(sig, base + l.la() + l.la_port_w, l.la_class_w));
+  }
   for (unsigned w = 0; w < l.flit_bytes / 8 && w < model::kMaxFlitWords; ++w)
     f.payload[w] = w < payload_words ? get_bits(sig, base + l.payload(w), 64) : 0;
 }

@@ -447,6 +447,7 @@ module torx_gossip_router #(
     .rst_ni,
     .front_i       (in_nonempty),
     .send_i        (in_send),
+    .progress_i    ('0),
     .error_i       (in_bad),
     .empty_i       (in_empty),
     .stat_blocked_o,

@@ -40,6 +40,11 @@
 //   PriorityLevels  K, lanes per VC (1: no priorities)
 //   BufferDepth     D, flits per VC buffer (shared by the VC's lanes)
 //   PipelineStages  P >= 1
+//   Pipeline        the organization (docs/timing-contract.md, "Router organizations"): 0 single,
+//                   1 lookahead, 2 classic. In both pipelined ones a lane granted its output VC in
+//                   t offers to the switch from t+1 only (sa_ready_o: ACTIVE at the start of t); in
+//                   classic a head routed in t asks for a VC from t+1 only (va_req_o: WAIT_VC), and
+//                   progress_o names the lanes that completed their RC or VA stage in t
 //   FlitW           flit width (torx_pkg::flit_w): the header's VC field (VcIdxW bits) lowest, then
 //                   head and tail
 //   PrioLsb         the priority field's first bit (torx_pkg::hdr_prio; read only when K > 1)
@@ -58,6 +63,7 @@ module torx_input_unit #(
   parameter int unsigned PriorityLevels = 1,
   parameter int unsigned BufferDepth = 8,
   parameter int unsigned PipelineStages = 2,
+  parameter int unsigned Pipeline = 0,
   parameter int unsigned FlitW = 128,
   parameter int unsigned PrioLsb = 3,
   parameter int unsigned PortW = 3,
@@ -92,6 +98,7 @@ module torx_input_unit #(
   output logic [NumLanes*PortW-1:0]  sa_port_o,        // cycle t: its output port
   output logic [NumLanes*VcIdxW-1:0] sa_vc_o,          // cycle t: its output VC
   output logic [NumLanes-1:0]        tail_ready_o,     // cycle t: ACTIVE with a tail at the front (Mutant 2; else 0)
+  output logic [NumLanes-1:0]        progress_o,       // cycle t: classic: a head routed or granted in t (else 0)
   input  logic [LaneIdxW-1:0]        sa_sel_lane_i,    // cycle t: the lane the port offers
   input  logic                       sa_win_i,         // cycle t: it won; its front flit leaves
   output logic [FlitW-1:0]           xb_flit_o,        // cycle t: front flit of sa_sel_lane_i (VC field 0)
@@ -327,15 +334,28 @@ module torx_input_unit #(
 
     // Requests of stage P.
     assign nonempty_o[v] = nonempty;
-    assign va_req_o[v] = nonempty && (state != torx_pkg::IvcActive);
+    if (Pipeline == torx_pkg::PipeClassic) begin : gen_req_classic
+      // RC in one cycle, VA from the next: only a WAIT_VC head asks.
+      assign va_req_o[v] = nonempty && (state == torx_pkg::IvcWaitVc);
+      assign progress_o[v] = (nonempty && state == torx_pkg::IvcIdle) || va_grant_i[v];
+    end else begin : gen_req
+      assign va_req_o[v] = nonempty && (state != torx_pkg::IvcActive);
+      assign progress_o[v] = 1'b0;
+    end
     assign va_port_o[v*PortW +: PortW] =
         (state == torx_pkg::IvcIdle) ? route[PortW-1:0] : ivc_out_port_q[v*PortW +: PortW];
     assign va_class_o[v*ClassW +: ClassW] =
         (state == torx_pkg::IvcIdle) ? route[PortW +: ClassW] : ivc_out_class_q[v*ClassW +: ClassW];
-    assign sa_ready_o[v] = nonempty && (state == torx_pkg::IvcActive || va_grant_i[v]);
-    assign sa_port_o[v*PortW +: PortW] = va_port_o[v*PortW +: PortW];
+    if (Pipeline == torx_pkg::PipeSingle) begin : gen_sa_single
+      assign sa_ready_o[v] = nonempty && (state == torx_pkg::IvcActive || va_grant_i[v]);
+    end else begin : gen_sa_pipelined
+      // A VC granted in t is used from t+1 (lookahead: unless the head's speculative request stands,
+      // torx_sw_alloc; it then leaves on the VC granted in t).
+      assign sa_ready_o[v] = nonempty && (state == torx_pkg::IvcActive);
+    end
     assign sa_vc_o[v*VcIdxW +: VcIdxW] =
         (state == torx_pkg::IvcActive) ? ivc_out_vc_q[v*VcIdxW +: VcIdxW] : va_grant_vc_i[v*VcIdxW +: VcIdxW];
+    assign sa_port_o[v*PortW +: PortW] = va_port_o[v*PortW +: PortW];
     if (Mutant == 2) begin : gen_mutant_tail_ready
       // Only Mutant 2 looks at it (torx_output_unit): without it the signal is constant.
       assign tail_ready_o[v] = nonempty && (state == torx_pkg::IvcActive) && front_tail[v];
@@ -440,6 +460,7 @@ module torx_input_unit #(
 `ifndef SYNTHESIS
   initial begin
     if (PipelineStages < 1) $fatal(1, "torx_input_unit: PipelineStages must be at least 1");
+    if (Pipeline > 2) $fatal(1, "torx_input_unit: Pipeline %0d is not 0 (single), 1 (lookahead) or 2 (classic)", Pipeline);
     if (BufferDepth < 1) $fatal(1, "torx_input_unit: BufferDepth must be at least 1");
     if (PriorityLevels < 1) $fatal(1, "torx_input_unit: PriorityLevels must be at least 1");
     if (NumVcs > (1 << VcIdxW)) $fatal(1, "torx_input_unit: VcIdxW too narrow for NumVcs");

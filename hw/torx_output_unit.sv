@@ -24,6 +24,11 @@
 //      preempted in t sends its tail in t (it was offered from the registers at the start of t), it
 //      leaves the stack and the new owner keeps the VC (OutputUnit::send).
 //
+// Pipelined organizations (Pipeline 1 lookahead, 2 classic; docs/timing-contract.md, "Registers
+// between the stages"): the flit granted in t goes into the switch-traversal register (st_valid_q,
+// st_vc_q, st_lane_q: its output VC and input lane, both 0 when not valid; the flit itself in
+// st_flit_q) and is in flit_o from the end of t+1; credits and owners change in t as in single.
+//
 // Parameters:
 //   NumVcs           VCs of this port (C x V on a network port, 1 on an ejection port)
 //   PriorityLevels   K (1: no priorities, no stack)
@@ -33,7 +38,9 @@
 //   VcIdxW           width of a VC number within a port
 //   IvcW             width of an input-lane index (all ones: free)
 //   TotalVcs         input lanes of the router (Mutant 2 looks at all of them)
-//   Mutant           2: a VC whose worm has its tail at the front of its input lane counts as free in
+//   Pipeline         0 single, 1 lookahead, 2 classic (1 and 2: the traversal register)
+//   Mutant           6: (lookahead) a flit may be sent without a credit (the sending check is off);
+//                    2: a VC whose worm has its tail at the front of its input lane counts as free in
 //                    that cycle, one cycle before the tail has left; 5: a tail leaving a VC frees it
 //                    even when preempted owners wait on its stack (the stack is kept); 0: none
 `include "torx_pkg.sv"
@@ -47,6 +54,7 @@ module torx_output_unit #(
   parameter int unsigned VcIdxW = 1,
   parameter int unsigned IvcW = 4,
   parameter int unsigned TotalVcs = 9,
+  parameter int unsigned Pipeline = 0,
   parameter int unsigned Mutant = 0,
   localparam int unsigned CreditW = $clog2(BufferDepth + 1)
 ) (
@@ -57,6 +65,7 @@ module torx_output_unit #(
   input  logic [VcIdxW-1:0]          credit_vc_i,     // cycle t: for this VC
   output logic                       flit_valid_o,    // registered: a flit was pushed in cycle t
   output logic [FlitW-1:0]           flit_o,          // registered: the flit, VC field = output VC
+  output logic                       st_valid_o,      // registered: the traversal register holds a flit (Pipeline > 0; else 0)
   // Stage P.
   output logic [NumVcs*PriorityLevels-1:0] credit_ok_o,  // cycle t: [v*K + q]: the VC has a credit for level q (intake included)
   output logic [NumVcs-1:0]          ovc_free_o,      // cycle t: the VC may be granted
@@ -218,16 +227,46 @@ module torx_output_unit #(
         ovc_credits_q[v*CreditW +: CreditW] <= CreditW'(BufferDepth);
         ovc_owner_q[v*IvcW +: IvcW] <= Free;
       end
-      flit_valid_q <= 1'b0;
     end else begin
       ovc_credits_q <= ovc_credits_d;
       ovc_owner_q <= ovc_owner_d;
-      flit_valid_q <= xb_valid_i;
     end
   end
 
-  always_ff @(posedge clk_i) begin
-    if (xb_valid_i) flit_q <= {xb_flit_i[FlitW-1:VcFieldW], VcFieldW'(xb_vc_i)};
+  if (Pipeline == torx_pkg::PipeSingle) begin : gen_out_single
+    // Traversal in the allocation cycle: the output register takes the winner.
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) flit_valid_q <= 1'b0;
+      else flit_valid_q <= xb_valid_i;
+    end
+    always_ff @(posedge clk_i) begin
+      if (xb_valid_i) flit_q <= {xb_flit_i[FlitW-1:VcFieldW], VcFieldW'(xb_vc_i)};
+    end
+    assign st_valid_o = 1'b0;
+  end else begin : gen_out_st
+    // The switch-traversal register, then the output register one cycle later.
+    logic st_valid_q /*verilator public_flat_rd*/;
+    logic [VcIdxW-1:0] st_vc_q /*verilator public_flat_rd*/;
+    logic [IvcW-1:0] st_lane_q /*verilator public_flat_rd*/;
+    logic [FlitW-1:0] st_flit_q;   // data: not reset, qualified by st_valid_q
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        st_valid_q <= 1'b0;
+        st_vc_q <= '0;
+        st_lane_q <= '0;
+        flit_valid_q <= 1'b0;
+      end else begin
+        st_valid_q <= xb_valid_i;
+        st_vc_q <= xb_valid_i ? xb_vc_i : '0;
+        st_lane_q <= xb_valid_i ? xb_ivc_i : '0;
+        flit_valid_q <= st_valid_q;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (xb_valid_i) st_flit_q <= {xb_flit_i[FlitW-1:VcFieldW], VcFieldW'(xb_vc_i)};
+      if (st_valid_q) flit_q <= st_flit_q;
+    end
+    assign st_valid_o = st_valid_q;
   end
 
   assign flit_valid_o = flit_valid_q;
@@ -241,7 +280,7 @@ module torx_output_unit #(
         assert (32'(ovc_credits_q[VcW'(credit_vc_i)*CreditW +: CreditW]) < BufferDepth)
           else $error("torx_output_unit: credit beyond the downstream buffer (VC %0d)", credit_vc_i);
       end
-      if (xb_valid_i) begin
+      if (xb_valid_i && Mutant != 6) begin
         assert (32'(xb_vc_i) < NumVcs && ovc_credits_q[VcW'(xb_vc_i)*CreditW +: CreditW] != '0 ||
                 (credit_valid_i && credit_vc_i == xb_vc_i))
           else $error("torx_output_unit: flit sent on VC %0d without a credit", xb_vc_i);

@@ -18,6 +18,9 @@
 //   prio       PrioW = clog2(K)     priority level, the lane (absent when K = 1)
 //   neg_mask   N                    route class: bit d set = travel dimension d negative
 //   dest       N*CW                 destination, coordinate of dimension d at bits d*CW +: CW
+//   la_port    LaPortW = clog2w(2N)+2  lookahead organization only (Pipeline = 1, else absent): the
+//                                   route at the router the head enters: {none, eject, port}
+//   la_class   clog2w(C)            lookahead only: its VC class
 //   -- data (DataW bits, opaque) --
 //   payload    8*FlitBytes          C++ payload word i at bits 64*i +: 64
 //   extension  ExtW                 the gossip router's (torx_gossip_pkg), 0 bits elsewhere
@@ -75,7 +78,22 @@ package torx_pkg;
                                            input int unsigned levels);
     hdr_dest = hdr_neg(num_dims, net_vcs, levels) + num_dims;
   endfunction
-  // Bits of the header.
+  // The lookahead route (docs/timing-contract.md, "Lookahead"), the header's last fields, present
+  // only in the lookahead organization (`pipeline` = 1; 0 single, 2 classic): la_port is
+  // {none, eject, network port} (bits clog2w(2N) + 1 and clog2w(2N): no route, eject; else the port),
+  // la_class the VC class (C = `num_classes`).
+  localparam int unsigned PipeSingle = 0;
+  localparam int unsigned PipeLookahead = 1;
+  localparam int unsigned PipeClassic = 2;
+  function automatic int unsigned la_port_w(input int unsigned num_dims);
+    la_port_w = clog2w(2 * num_dims) + 2;
+  endfunction
+  function automatic int unsigned la_w(input int unsigned num_dims, input int unsigned num_classes,
+                                       input int unsigned pipeline);
+    la_w = (pipeline == PipeLookahead) ? la_port_w(num_dims) + clog2w(num_classes) : 0;
+  endfunction
+  // Bits of the header up to dest; the lookahead fields, when present, follow at this offset (a
+  // lookahead router's header is hdr_w(...) + la_w(...) bits).
   function automatic int unsigned hdr_w(input int unsigned num_dims, input int unsigned coord_w,
                                         input int unsigned net_vcs, input int unsigned levels);
     hdr_w = hdr_dest(num_dims, net_vcs, levels) + num_dims * coord_w;

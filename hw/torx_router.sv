@@ -37,12 +37,26 @@
 //   VcsPerClass     V
 //   BufferDepth     D, flits per input VC FIFO (also the reset credit count of every output VC)
 //   PipelineStages  P >= 1 (router_latency)
+//   Pipeline        the organization after the input stages (docs/timing-contract.md, "Router
+//                   organizations"): 0 single (allocation and traversal in one cycle), 1 lookahead
+//                   (VC and speculative switch allocation | traversal, the route carried one hop
+//                   ahead in the head's la_port / la_class), 2 classic (RC | VA | SA | ST). 1 and 2
+//                   run with one priority level only
 //   FlitBytes       payload bytes per flit (a multiple of 8)
 //   MaxRadix        largest radix per dimension (coordinates are clog2(MaxRadix) bits)
 //   PriorityLevels  K, priority levels: lanes per VC (1: none), 1 .. 16
 //   PriorityReserve r, the throttle's slots per level above (D > (K-1) r)
 //   Mutant          0: none; 1..5: the deliberate bugs of docs/rtl.md, "Mutants", for the
-//                   co-simulation's proof (a separate build each)
+//                   co-simulation's proof (a separate build each); with Pipeline = 1 also 6: a
+//                   speculative grant whose VC has no credit is not cancelled, 7: the lookahead route
+//                   is read from the wrong entry of the neighbour's table (the other sign)
+// Lookahead tables (Pipeline = 1): besides its own table the router holds the table of the neighbour
+// across each network port (the lookahead image, docs/timing-contract.md, "Lookahead"). The host
+// loads each through the same configuration port, selected by cfg_sel_i (0: the router's own, 1 + p:
+// the neighbour's across network port p, whose node id is la_node_id_i[p]); cfg_*_o report on the
+// selected table. A mesh edge's port has no neighbour and no table. The neighbour's table p routes
+// every head leaving on port p: its la_port / la_class are rewritten as the flit crosses the switch.
+//
 //   SimTag          1: the flit carries the 64-bit simulation tag {seq, msg} above the payload
 //                   (every Verilated build: the lock-step comparison and the checker read it);
 //                   0: it does not exist (synthesis, scripts/synth.py)
@@ -56,6 +70,7 @@ module torx_router #(
   parameter int unsigned VcsPerClass = 1,
   parameter int unsigned BufferDepth = 8,
   parameter int unsigned PipelineStages = 2,
+  parameter int unsigned Pipeline = 0,
   parameter int unsigned FlitBytes = 32,
   parameter int unsigned MaxRadix = 64,
   parameter int unsigned PriorityLevels = 1,
@@ -68,12 +83,14 @@ module torx_router #(
   localparam int unsigned TotalVcs = torx_pkg::total_vcs(NumDims, NumLocal, NetVcs),
   localparam int unsigned TotalLanes = TotalVcs * PriorityLevels,
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
-  localparam int unsigned HdrW /*verilator public*/ = torx_pkg::hdr_w(NumDims, CoordW, NetVcs, PriorityLevels),
+  localparam int unsigned HdrLa = torx_pkg::hdr_w(NumDims, CoordW, NetVcs, PriorityLevels),  // lookahead fields
+  localparam int unsigned HdrW /*verilator public*/ = HdrLa + torx_pkg::la_w(NumDims, NumClasses, Pipeline),
   localparam int unsigned DataW /*verilator public*/ = torx_pkg::data_w(FlitBytes, 0, SimTag),
   localparam int unsigned FlitW /*verilator public*/ = HdrW + DataW,
   localparam int unsigned VcIdxW = torx_pkg::clog2w(NetVcs),
   localparam int unsigned BlockedW = $clog2(TotalLanes + 1),
-  localparam int unsigned CfgWordW = torx_pkg::CfgWordW
+  localparam int unsigned CfgWordW = torx_pkg::CfgWordW,
+  localparam int unsigned CfgSelW = torx_pkg::clog2w(NumNetPorts + 1)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -86,6 +103,8 @@ module torx_router #(
   output logic                          cfg_error_o,       // after the last word: refused ...
   output logic [CfgWordW-1:0]           cfg_error_word_o,  // ... at this word ...
   output logic [torx_pkg::CfgErrW-1:0]  cfg_error_code_o,  // ... for this reason (torx_pkg::cfg_err_e)
+  input  logic [CfgSelW-1:0]            cfg_sel_i,         // static while loading: the table (0 own, 1+p lookahead)
+  input  logic [NumNetPorts*32-1:0]     la_node_id_i,      // static: node ids of the neighbours (lookahead)
   // Links in (cycle t).
   input  logic [NumPorts-1:0]           flit_valid_i,      // a flit arrives at input p
   input  logic [NumPorts*FlitW-1:0]     flit_i,            // the flit, its VC in the sideband
@@ -112,6 +131,13 @@ module torx_router #(
   localparam int unsigned HdrStart = torx_pkg::hdr_start(NetVcs);
   localparam int unsigned HdrNeg = torx_pkg::hdr_neg(NumDims, NetVcs, Levels);
   localparam int unsigned HdrDest = torx_pkg::hdr_dest(NumDims, NetVcs, Levels);
+  localparam int unsigned NumTables = (Pipeline == torx_pkg::PipeLookahead) ? 1 + NumNetPorts : 1;
+
+  // The verdicts of the tables' loaders: the router's own, then (lookahead) the neighbours'.
+  localparam int unsigned CfgRspW = 2 + CfgWordW + torx_pkg::CfgErrW;  // torx_pkg::cfg_rsp_t
+  logic [NumTables*CfgRspW-1:0] cfg_rsp;
+  logic [CfgSelW-1:0] cfg_sel;
+  logic in_quiescent;
 
   // First input VC (equally: output VC) of a port, as a router-wide index.
   function automatic int unsigned first_vc(input int unsigned port);
@@ -120,8 +146,9 @@ module torx_router #(
 
   // --- per port ---
   logic [NumPorts-1:0] wr_valid, in_empty, in_route_error;
-  logic [NumPorts*FlitW-1:0] wr_flit, xb_in_flit, xb_out_flit;
-  logic [NumPorts*RouteW-1:0] wr_route;
+  logic [NumPorts*FlitW-1:0] wr_flit, xb_in_flit, xb_out_flit, xb_st_flit;
+  logic [NumPorts*RouteW-1:0] wr_route, lk_route;
+  logic [NumPorts-1:0] out_st_valid;
   logic [NumPorts*NumDims*CoordW-1:0] lk_dest;
   logic [NumPorts*NumDims-1:0] lk_neg;
   logic [NumPorts*StartDimW-1:0] lk_start;
@@ -129,7 +156,7 @@ module torx_router #(
   logic [NumPorts-1:0] sa_in_win, sa_out_valid;
   logic [NumPorts*PortW-1:0] sa_out_port;
   // --- per input lane (router-wide index: input VC x K + level) ---
-  logic [TotalLanes-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, tail_ready;
+  logic [TotalLanes-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, tail_ready, ivc_progress, spec_ok;
   logic [TotalLanes*PortW-1:0] va_port, sa_port;
   logic [TotalLanes*ClassW-1:0] va_class;
   logic [TotalLanes*VcIdxW-1:0] va_grant_vc, sa_vc;
@@ -158,13 +185,105 @@ module torx_router #(
     .clk_i,
     .rst_ni,
     .node_id_i,
-    .cfg_i     ({cfg_valid_i, cfg_data_i, cfg_last_i}),
-    .cfg_o     ({cfg_done_o, cfg_error_o, cfg_error_word_o, cfg_error_code_o}),
+    .cfg_i     ({cfg_valid_i && cfg_sel_i == '0, cfg_data_i, cfg_last_i}),
+    .cfg_o     (cfg_rsp[0 +: CfgRspW]),
     .lk_dest_i (lk_dest),
     .lk_neg_i  (lk_neg),
     .lk_start_i(lk_start),
-    .lk_route_o(wr_route)
+    .lk_route_o(lk_route)
   );
+  assign {cfg_done_o, cfg_error_o, cfg_error_word_o, cfg_error_code_o} = cfg_rsp[32'(cfg_sel)*CfgRspW +: CfgRspW];
+
+  // --- the organization's pieces around the allocators ---
+  if (Pipeline == torx_pkg::PipeLookahead) begin : gen_lookahead
+    localparam int unsigned NetPortW = torx_pkg::clog2w(NumNetPorts);
+    localparam int unsigned LaPortW = torx_pkg::la_port_w(NumDims);
+    localparam int unsigned HdrHead = torx_pkg::hdr_head(NetVcs);
+    assign cfg_sel = (32'(cfg_sel_i) <= NumNetPorts) ? cfg_sel_i : '0;
+    // A head from a network port carries its route here (la_port / la_class, written by the router it
+    // left): it replaces the own table's lookup, which serves the injection ports only.
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_wr_route
+      if (p < NumNetPorts) begin : gen_net
+        localparam int unsigned EjectPort = NumNetPorts + ((NumLocal > 1) ? p : 0);
+        logic [LaPortW-1:0] la_port;
+        logic [ClassW-1:0] la_class;
+        logic [RouteW-1:0] route;   // {invalid, class, port}
+        assign la_port = wr_flit[p*FlitW + HdrLa +: LaPortW];
+        assign la_class = wr_flit[p*FlitW + HdrLa + LaPortW +: ClassW];
+        always_comb begin
+          route = '0;
+          if (la_port[NetPortW + 1]) begin            // no route: the route error, ejection channel
+            route[RouteW-1] = 1'b1;
+            route[PortW-1:0] = PortW'(EjectPort);
+          end else if (la_port[NetPortW]) begin       // eject
+            route[PortW-1:0] = PortW'(EjectPort);
+          end else begin
+            route[PortW-1:0] = PortW'(la_port[NetPortW-1:0]);
+            route[PortW +: ClassW] = la_class;
+          end
+        end
+        assign wr_route[p*RouteW +: RouteW] = route;
+        logic unused_lk;   // the own table's lookup of a network input: not used
+        assign unused_lk = ^lk_route[p*RouteW +: RouteW];
+      end else begin : gen_local
+        assign wr_route[p*RouteW +: RouteW] = lk_route[p*RouteW +: RouteW];
+      end
+    end
+    // The neighbours' tables, one lookup each: the head crossing to output p gets its route there.
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_la
+      logic [FlitW-1:0] f;
+      logic [LaPortW + ClassW - 1:0] la;
+      assign f = xb_out_flit[p*FlitW +: FlitW];
+      if (p < NumNetPorts) begin : gen_net
+        logic [RouteW-1:0] r;
+        logic [NumDims-1:0] neg;
+        // Mutant 7: the entry of the other sign (neg_mask inverted) is read.
+        assign neg = (Mutant == 7) ? ~f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims]
+                                   : f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims];
+        torx_routing_unit #(
+          .NumDims   (NumDims),
+          .NumLocal  (NumLocal),
+          .NumClasses(NumClasses),
+          .MaxRadix  (MaxRadix),
+          .Mutant    (0),
+          .NumLookups(1)
+        ) u_la_table (
+          .clk_i,
+          .rst_ni,
+          .node_id_i (la_node_id_i[p*32 +: 32]),
+          .cfg_i     ({cfg_valid_i && 32'(cfg_sel_i) == p + 1, cfg_data_i, cfg_last_i}),
+          .cfg_o     (cfg_rsp[(p + 1)*CfgRspW +: CfgRspW]),
+          .lk_dest_i (f[HdrDest +: NumDims*CoordW]),
+          .lk_neg_i  (neg),
+          .lk_start_i(f[HdrStart +: StartDimW]),
+          .lk_route_o(r)
+        );
+        always_comb begin
+          la = '0;
+          if (r[RouteW-1]) la[NetPortW + 1] = 1'b1;                       // no route
+          else if (32'(r[PortW-1:0]) >= NumNetPorts) la[NetPortW] = 1'b1;  // eject
+          else begin
+            la[NetPortW-1:0] = NetPortW'(r[PortW-1:0]);
+            la[LaPortW +: ClassW] = r[PortW +: ClassW];
+          end
+        end
+      end else begin : gen_eject
+        assign la = '0;   // a head leaving on an ejection port carries no route
+      end
+      logic [FlitW-1:0] f_la;
+      always_comb begin
+        f_la = f;
+        if (f[HdrHead]) f_la[HdrLa +: LaPortW + ClassW] = la;
+      end
+      assign xb_st_flit[p*FlitW +: FlitW] = f_la;
+    end
+  end else begin : gen_no_lookahead
+    assign wr_route = lk_route;
+    assign xb_st_flit = xb_out_flit;
+    assign cfg_sel = '0;
+    logic unused_la;   // only a lookahead router has neighbours' tables
+    assign unused_la = ^{cfg_sel_i, la_node_id_i};
+  end
 
   for (genvar p = 0; p < NumPorts; p++) begin : gen_port
     localparam int unsigned Vcs = (p < NumNetPorts) ? NetVcs : 1;
@@ -177,6 +296,7 @@ module torx_router #(
       .PriorityLevels(Levels),
       .BufferDepth   (BufferDepth),
       .PipelineStages(PipelineStages),
+      .Pipeline      (Pipeline),
       .FlitW         (FlitW),
       .PrioLsb       (torx_pkg::hdr_prio(NumDims, NetVcs)),
       .PortW         (PortW),
@@ -204,6 +324,7 @@ module torx_router #(
       .sa_port_o    (sa_port[FirstLane*PortW +: Lanes*PortW]),
       .sa_vc_o      (sa_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
       .tail_ready_o (tail_ready[FirstLane +: Lanes]),
+      .progress_o   (ivc_progress[FirstLane +: Lanes]),
       .sa_sel_lane_i(sa_in_lane[p*LaneIdxW +: LaneIdxW]),
       .sa_win_i     (sa_in_win[p]),
       .xb_flit_o    (xb_in_flit[p*FlitW +: FlitW]),
@@ -235,6 +356,7 @@ module torx_router #(
       .VcIdxW         (VcIdxW),
       .IvcW           (IvcW),
       .TotalVcs       (TotalLanes),
+      .Pipeline       (Pipeline),
       .Mutant         (Mutant)
     ) u_output_unit (
       .clk_i,
@@ -243,6 +365,7 @@ module torx_router #(
       .credit_vc_i   (credit_vc_i[p*VcIdxW +: VcIdxW]),
       .flit_valid_o  (flit_valid_o[p]),
       .flit_o        (flit_o[p*FlitW +: FlitW]),
+      .st_valid_o    (out_st_valid[p]),
       .credit_ok_o   (ovc_credit_ok[FirstVc*Levels +: Vcs*Levels]),
       .ovc_free_o    (ovc_free[FirstVc +: Vcs]),
       .ovc_owner_o   (ovc_owner[FirstVc*IvcW +: Vcs*IvcW]),
@@ -252,7 +375,7 @@ module torx_router #(
       .va_preempt_i  (ovc_preempt[FirstVc +: Vcs]),
       .tail_ready_i  (tail_ready),
       .xb_valid_i    (sa_out_valid[p]),
-      .xb_flit_i     (xb_out_flit[p*FlitW +: FlitW]),
+      .xb_flit_i     (xb_st_flit[p*FlitW +: FlitW]),
       .xb_vc_i       (src_vc),
       .xb_ivc_i      (src_ivc)
     );
@@ -284,10 +407,12 @@ module torx_router #(
   // included); the output VC is selected by comparing the lane's output port with each port
   // (constant first VCs). With priority levels an ACTIVE lane must also own its output VC at the
   // start of the cycle (it is not preempted; models/router.cpp, step 2); a lane granted in this cycle
-  // owns it from now on.
+  // owns it from now on. Lookahead: a head's speculative request stands if the VC allocation of this
+  // cycle grants it an output VC (sa_vc: the granted VC) with a credit (Mutant 6: whatever the credit).
   always_comb begin
     for (int unsigned i = 0; i < TotalLanes; i++) begin
       sa_req[i] = 1'b0;
+      spec_ok[i] = 1'b0;
       for (int unsigned o = 0; o < NumPorts; o++) begin
         if (sa_port[i*PortW +: PortW] == PortW'(o)) begin
           sa_req[i] = sa_ready[i] &&
@@ -296,10 +421,15 @@ module torx_router #(
                       (Levels == 1 || va_grant[i] ||
                        ovc_owner[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * IvcW +: IvcW] ==
                        IvcW'(i));
+          spec_ok[i] = va_grant[i] &&
+                       (Mutant == 6 ||
+                        ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
+                                      i % Levels]);
         end
       end
     end
   end
+
   if (Levels == 1) begin : gen_one_level
     logic unused_owner;   // one level: an ACTIVE lane always owns its output VC
     assign unused_owner = ^{ovc_owner, ovc_stack_ok};
@@ -323,12 +453,15 @@ module torx_router #(
     .NumClasses (NumClasses),
     .VcsPerClass   (VcsPerClass),
     .PriorityLevels(Levels),
+    .Pipeline      (Pipeline),
     .Mutant        (Mutant)
   ) u_sw_alloc (
     .clk_i,
     .rst_ni,
     .req_i      (sa_req),
     .req_port_i (sa_port),
+    .spec_i     (va_req),
+    .spec_ok_i  (spec_ok),
     .in_lane_o  (sa_in_lane),
     .in_win_o   (sa_in_win),
     .out_valid_o(sa_out_valid),
@@ -354,12 +487,15 @@ module torx_router #(
     .rst_ni,
     .front_i       (ivc_nonempty),
     .send_i        (sa_in_win),
+    .progress_i    (ivc_progress),
     .error_i       (in_route_error),
     .empty_i       (in_empty),
     .stat_blocked_o,
     .route_error_o,
-    .quiescent_o
+    .quiescent_o   (in_quiescent)
   );
+  // Quiescent: no flit in an input port, nor (pipelined) in a switch-traversal register.
+  assign quiescent_o = in_quiescent && !(|out_st_valid);
 
 `ifndef SYNTHESIS
   initial begin
@@ -373,7 +509,11 @@ module torx_router #(
     if (NetVcs * PriorityLevels > 64) $fatal(1, "torx_router: more than 64 lanes per port");
     if (PriorityLevels > 1 && (PriorityReserve < 1 || BufferDepth <= (PriorityLevels - 1) * PriorityReserve))
       $fatal(1, "torx_router: BufferDepth %0d leaves the lowest priority level no slot", BufferDepth);
-    if (Mutant > 5 || (Mutant == 5 && PriorityLevels == 1)) $fatal(1, "torx_router: Mutant %0d does not exist", Mutant);
+    if (Mutant > 7 || (Mutant == 5 && PriorityLevels == 1) || (Mutant >= 6 && Pipeline != torx_pkg::PipeLookahead))
+      $fatal(1, "torx_router: Mutant %0d does not exist", Mutant);
+    if (Pipeline > 2) $fatal(1, "torx_router: Pipeline %0d is not 0 (single), 1 (lookahead) or 2 (classic)", Pipeline);
+    if (Pipeline != torx_pkg::PipeSingle && PriorityLevels != 1)
+      $fatal(1, "torx_router: priority levels run with the single organization only (Pipeline = 0)");
     if (SimTag > 1) $fatal(1, "torx_router: SimTag %0d is neither 0 nor 1", SimTag);
   end
 `endif

@@ -3,7 +3,8 @@
 // for both (C++ twin: the stat_blocked / route_error figures of models/router.cpp).
 //
 // Cycle contract: from the end of cycle t, stat_blocked_o = the front flits of t (front_i) minus the
-// ones that left in t (send_i): every lane (torx_router) or input (torx_gossip_router) with a due
+// ones that left in t (send_i) and the ones that completed a pipeline stage in t (progress_i: a
+// classic router's RC and VA; docs/timing-contract.md, "Classic"): every lane (torx_router) or input (torx_gossip_router) with a due
 // flit at the front either sends it (at most one per input port) or waits. route_error_o is sticky
 // from the end of the first cycle with an error_i bit set, until reset. quiescent_o is
 // combinational: every input port is empty (no flit in a pipeline stage or a buffer).
@@ -24,6 +25,7 @@ module torx_router_status #(
   input  logic                 rst_ni,
   input  logic [NumFronts-1:0] front_i,         // cycle t: a due flit at the front
   input  logic [NumPorts-1:0]  send_i,          // cycle t: input port p sends its front flit
+  input  logic [NumFronts-1:0] progress_i,      // cycle t: a front advanced a pipeline stage without leaving (classic RC, VA)
   input  logic [NumPorts-1:0]  error_i,         // cycle t: input port p holds a flit it cannot forward
   input  logic [NumPorts-1:0]  empty_i,         // cycle t: input port p holds no flit
   output logic [BlockedW-1:0]  stat_blocked_o,  // registered: front flits of t that did not leave
@@ -38,7 +40,8 @@ module torx_router_status #(
       stat_blocked_q <= '0;
       route_error_q <= 1'b0;
     end else begin
-      stat_blocked_q <= BlockedW'($countones(front_i)) - BlockedW'($countones(send_i));
+      stat_blocked_q <= BlockedW'($countones(front_i)) - BlockedW'($countones(send_i)) -
+                        BlockedW'($countones(progress_i));
       route_error_q <= route_error_q || (|error_i);
     end
   end

@@ -32,6 +32,8 @@
 //   NumLocal    K, local ports (1 one-port, 2N all-port)
 //   NumClasses  C = dateline classes x order classes; must equal the image's C_d x C_o
 //   MaxRadix    largest radix per dimension the table holds
+//   NumLookups  lookup ports: NumPorts (one per input port, the default), or 1 for a lookahead
+//               table (torx_router, Pipeline = 1: the neighbour's table behind an output port)
 //   Mutant      4: the first entry that names a port is stored with the other direction of that
 //               port (docs/rtl.md, "Mutants"); 0: none
 `include "torx_pkg.sv"
@@ -43,6 +45,7 @@ module torx_routing_unit #(
   parameter int unsigned NumClasses = 2,
   parameter int unsigned MaxRadix = 64,
   parameter int unsigned Mutant = 0,
+  parameter int unsigned NumLookups = 2 * NumDims + NumLocal,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned CoordW = torx_pkg::clog2w(MaxRadix),
@@ -59,10 +62,10 @@ module torx_routing_unit #(
   input  torx_pkg::cfg_req_t               cfg_i,             // the host's image words (torx_cfg_loader)
   output torx_pkg::cfg_rsp_t               cfg_o,             // registered: the loader's verdict
   // Lookups, combinational: header fields of the flit entering input port l's buffer in cycle t.
-  input  logic [NumPorts*NumDims*CoordW-1:0] lk_dest_i,       // cycle t: destination coordinates
-  input  logic [NumPorts*NumDims-1:0]      lk_neg_i,          // cycle t: neg_mask
-  input  logic [NumPorts*StartDimW-1:0]    lk_start_i,        // cycle t: start_dim
-  output logic [NumPorts*RouteW-1:0]       lk_route_o         // cycle t: {invalid, class, port} per input port
+  input  logic [NumLookups*NumDims*CoordW-1:0] lk_dest_i,     // cycle t: destination coordinates
+  input  logic [NumLookups*NumDims-1:0]    lk_neg_i,          // cycle t: neg_mask
+  input  logic [NumLookups*StartDimW-1:0]  lk_start_i,        // cycle t: start_dim
+  output logic [NumLookups*RouteW-1:0]     lk_route_o         // cycle t: {invalid, class, port} per lookup
 );
 
   localparam int unsigned NetPortW = torx_pkg::clog2w(NumNetPorts);
@@ -242,7 +245,7 @@ module torx_routing_unit #(
   // ---------------------------------------------------------------------------------------------
   // Lookups
   // ---------------------------------------------------------------------------------------------
-  for (genvar l = 0; l < NumPorts; l++) begin : gen_lookup
+  for (genvar l = 0; l < NumLookups; l++) begin : gen_lookup
     // Ejection channel of a worm that arrived through input l.
     localparam int unsigned EjectPort = NumNetPorts + ((NumLocal > 1 && l < NumNetPorts) ? l : 0);
 

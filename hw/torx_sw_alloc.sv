@@ -19,10 +19,19 @@
 // port's VCs: with one level that is the last lane; with K levels the pointer may also reach the
 // lane count (l the last lane), where the search starts again from lane 0, so PtrW holds it.
 //
+// Lookahead (Pipeline = 1; docs/timing-contract.md, "Lookahead", steps 4 to 6): speculative switch
+// allocation beside the VC allocation. An input port with no ready lane offers instead the first lane
+// at or after sa_in_rr_q[p] among those asking for an output VC in t (spec_i), for the output port
+// of its route; an output port with at least one non-speculative offer grants among those only, else
+// among the speculative ones (the same pointer). A speculative grant stands only if spec_ok_i says
+// the lane got its output VC in t and that VC has a credit; otherwise it is cancelled: nothing
+// crosses, no pointer moves. (One priority level only.)
+//
 // Parameters:
 //   NumDims, NumLocal        ports: 2N network (C x V VCs each), K local (one VC each)
 //   NumClasses, VcsPerClass  C and V
 //   PriorityLevels           lanes per VC (1: no priorities)
+//   Pipeline                 0 single, 1 lookahead (speculative requests), 2 classic
 //   Mutant                   3: sa_out_rr_q does not move on a grant; 0: none
 `include "torx_pkg.sv"
 
@@ -32,6 +41,7 @@ module torx_sw_alloc #(
   parameter int unsigned NumClasses = 2,
   parameter int unsigned VcsPerClass = 1,
   parameter int unsigned PriorityLevels = 1,
+  parameter int unsigned Pipeline = 0,
   parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
@@ -45,6 +55,8 @@ module torx_sw_alloc #(
   input  logic                         rst_ni,
   input  logic [TotalLanes-1:0]        req_i,        // cycle t: input lane i can send its front flit ...
   input  logic [TotalLanes*PortW-1:0]  req_port_i,   // cycle t: ... to this output port
+  input  logic [TotalLanes-1:0]        spec_i,       // cycle t: lookahead: lane i asks for an output VC (speculative request)
+  input  logic [TotalLanes-1:0]        spec_ok_i,    // cycle t: lookahead: ... and would get one with a credit
   output logic [NumPorts*LaneIdxW-1:0] in_lane_o,    // cycle t: lane input port p offers (0 if none)
   output logic [NumPorts-1:0]          in_win_o,     // cycle t: input port p's offer won
   output logic [NumPorts-1:0]          out_valid_o,  // cycle t: output port o sends a flit ...
@@ -60,6 +72,8 @@ module torx_sw_alloc #(
   logic [NumPorts-1:0] in_valid;               // input port p offers a lane ...
   logic [NumPorts*PortW-1:0] in_port;          // ... for this output port ...
   logic [NumPorts*LevelW-1:0] in_level;        // ... of this level
+  logic [NumPorts-1:0] in_spec;                // lookahead: the offer is speculative ...
+  logic [NumPorts-1:0] in_spec_ok;             // ... and stands if granted
 
   // Input stage.
   for (genvar p = 0; p < NumPorts; p++) begin : gen_in
@@ -93,15 +107,32 @@ module torx_sw_alloc #(
       assign in_level[p*LevelW +: LevelW] = top;
     end
 
+    // With lookahead, the speculative requests compete when no lane is ready.
+    logic [Lanes-1:0] req_any;
+    logic ns_valid;
+    if (Pipeline == torx_pkg::PipeLookahead) begin : gen_spec_in
+      assign ns_valid = |req;
+      assign req_any = ns_valid ? req : spec_i[FirstLane +: Lanes];
+      assign in_spec[p] = !ns_valid && |spec_i[FirstLane +: Lanes];
+      assign in_spec_ok[p] = spec_ok_i[FirstLane + 32'(lane)];
+    end else begin : gen_no_spec_in
+      assign ns_valid = 1'b0;
+      assign req_any = req;
+      assign in_spec[p] = 1'b0;
+      assign in_spec_ok[p] = 1'b0;
+      logic unused_spec;
+      assign unused_spec = ^{spec_i[FirstLane +: Lanes], spec_ok_i[FirstLane +: Lanes], ns_valid};
+    end
+
     if (Lanes == 1) begin : gen_one_vc
-      assign in_valid[p] = req[0];
+      assign in_valid[p] = req_any[0];
       assign lane = '0;
       logic [PtrW-1:0] unused_ptr;  // a one-lane port's pointer stays 0
       assign unused_ptr = sa_in_rr_q[p*PtrW +: PtrW];
     end else begin : gen_vcs
       logic [PtrW-1:0] idx;
       torx_rr_arbiter #(.NumReq(Lanes), .IdxW(PtrW)) u_arb (
-        .req_i  (req),
+        .req_i  (req_any),
         .ptr_i  (sa_in_rr_q[p*PtrW +: PtrW]),
         .valid_o(in_valid[p]),
         .idx_o  (idx)
@@ -119,6 +150,11 @@ module torx_sw_alloc #(
     end
   end
 
+  if (Pipeline != torx_pkg::PipeLookahead) begin : gen_no_spec
+    logic unused_spec_ok;   // only lookahead has speculative offers
+    assign unused_spec_ok = ^in_spec_ok;
+  end
+
   if (Levels == 1) begin : gen_no_levels
     logic unused_level;   // one level: every offer is of level 0
     assign unused_level = ^in_level;
@@ -127,18 +163,36 @@ module torx_sw_alloc #(
   // Output stage.
   logic [NumPorts*NumPorts-1:0] out_grant;   // [o*NumPorts + p]: output o grants input p
   for (genvar o = 0; o < NumPorts; o++) begin : gen_out
-    logic [NumPorts-1:0] req, req_top;
+    logic [NumPorts-1:0] req, req_top, req_ns, req_sp;
     logic [PortW-1:0] winner;
+    logic arb_valid, stands;
 
     always_comb begin
       for (int unsigned p = 0; p < NumPorts; p++) begin
         req[p] = in_valid[p] && (in_port[p*PortW +: PortW] == PortW'(o));
+        req_ns[p] = req[p] && !in_spec[p];
+        req_sp[p] = req[p] && in_spec[p];
       end
     end
 
-    if (Levels == 1) begin : gen_one_level
+    if (Pipeline == torx_pkg::PipeLookahead) begin : gen_spec_out
+      // Non-speculative offers first; a speculative grant stands only if its head got a VC with a credit.
+      assign req_top = (|req_ns) ? req_ns : req_sp;
+      always_comb begin
+        stands = |req_ns;
+        for (int unsigned p = 0; p < NumPorts; p++) begin
+          if (!(|req_ns) && winner == PortW'(p)) stands = in_spec_ok[p];
+        end
+      end
+    end else if (Levels == 1) begin : gen_one_level
       assign req_top = req;
+      assign stands = 1'b1;
+      logic unused_req;
+      assign unused_req = ^{req_ns, req_sp};
     end else begin : gen_levels
+      assign stands = 1'b1;
+      logic unused_req;
+      assign unused_req = ^{req_ns, req_sp};
       // Only the offers of the highest level among those for this output compete.
       logic [LevelW-1:0] top;
       always_comb begin
@@ -155,9 +209,10 @@ module torx_sw_alloc #(
     torx_rr_arbiter #(.NumReq(NumPorts), .IdxW(PortW)) u_arb (
       .req_i  (req_top),
       .ptr_i  (sa_out_rr_q[o*PortW +: PortW]),
-      .valid_o(out_valid_o[o]),
+      .valid_o(arb_valid),
       .idx_o  (winner)
     );
+    assign out_valid_o[o] = arb_valid && stands;
     assign out_port_o[o*PortW +: PortW] = winner;
     for (genvar p = 0; p < NumPorts; p++) begin : gen_grant
       assign out_grant[o*NumPorts + p] = out_valid_o[o] && (winner == PortW'(p));

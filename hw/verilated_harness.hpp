@@ -135,16 +135,20 @@ class VerilatedHarness : public Core {
 
   // Reset (inputs idle, rst_ni high, low, high with clk_i low), then `image` through the
   // configuration port. A refused image is bad input naming `what`, the word and the reason.
-  void reset_and_load(const std::vector<uint32_t>& image, CfgImage kind, const std::string& what) {
+  // With `reset` false, only the load (a further image of the same configuration, such as a
+  // lookahead router's neighbour tables: a reset would clear the earlier loads' decoded state).
+  void reset_and_load(const std::vector<uint32_t>& image, CfgImage kind, const std::string& what, bool reset = true) {
     Verilated::threadContextp(ctx_.get());
     clear_inputs();
     m_->clk_i = 0;
-    m_->rst_ni = 1;
-    m_->eval();
-    m_->rst_ni = 0;
-    m_->eval();
-    m_->rst_ni = 1;
-    m_->eval();
+    if (reset) {
+      m_->rst_ni = 1;
+      m_->eval();
+      m_->rst_ni = 0;
+      m_->eval();
+      m_->rst_ni = 1;
+      m_->eval();
+    }
     for (size_t i = 0; i < image.size(); ++i) {
       m_->cfg_valid_i = 1;
       m_->cfg_data_i = image[i];

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/verilated_harness.hpp"
+#include "models/routing_table.hpp"
 
 namespace torx::rtl::detail {
 
@@ -115,6 +116,31 @@ class VerilatedRouter final : public VerilatedRouterBase<VM, VerilatedRouter<VM>
                   sw::NodeId node, const model::RoutingImage& image)
       : Base("router", cfg, shape, topo, node, 0), image_(image) {
     const std::string top = "torx_router";
+    if (shape_.organization == model::Pipeline::kLookahead) {
+      // The lookahead image (models/routing_table.hpp, lookahead_image): this node's table, then the
+      // neighbours' in port order, mesh edges skipped; each goes to its own table (cfg_sel_i).
+      const size_t words = model::routing_image_words(topo);
+      size_t at = 0;
+      auto part = [&](int sel, sw::NodeId n) {
+        if (image_.size() < at + words)
+          throw sw::InputError(fmt::format("lookahead routing image of node {}: {} words, too few for its own table "
+                                           "and each neighbour's ({} words each)",
+                                           node_, image_.size(), words));
+        parts_.push_back({sel, n, model::RoutingImage(image_.begin() + static_cast<std::ptrdiff_t>(at),
+                                                      image_.begin() + static_cast<std::ptrdiff_t>(at + words))});
+        at += words;
+      };
+      part(0, node_);
+      for (int p = 0; p < topo.ports(); ++p) {
+        const sw::NodeId n = topo.neighbor(node_, p);
+        put_bits(this->m_->la_node_id_i, static_cast<unsigned>(p) * 32, 32, static_cast<uint64_t>(n < 0 ? 0 : n));
+        if (n >= 0) part(1 + p, n);
+      }
+      if (at != image_.size())
+        throw sw::InputError(fmt::format("lookahead routing image of node {}: {} words, its own table and each "
+                                         "neighbour's take {}",
+                                         node_, image_.size(), at));
+    }
     in_.resize(static_cast<size_t>(shape_.ports()));
     out_.resize(static_cast<size_t>(shape_.ports()));
     const int levels = shape_.priority_levels;
@@ -143,11 +169,42 @@ class VerilatedRouter final : public VerilatedRouterBase<VM, VerilatedRouter<VM>
     this->bind(sa_out_rr_, top + ".u_sw_alloc", "sa_out_rr_q", ports);
     this->bind(va_rr_, top + ".u_vc_alloc", "va_rr_q", classes);
     this->bind(va_vc_rr_, top + ".u_vc_alloc", "va_vc_rr_q", classes);
+    if (shape_.organization != model::Pipeline::kSingle) {
+      st_.resize(static_cast<size_t>(shape_.ports()));
+      for (int p = 0; p < shape_.ports(); ++p) {
+        const std::string scope = fmt::format("{}.gen_port[{}].u_output_unit.gen_out_st", top, p);
+        StRegs& st = st_[static_cast<size_t>(p)];
+        this->bind(st.valid, scope, "st_valid_q", 1);
+        this->bind(st.vc, scope, "st_vc_q", 1);
+        this->bind(st.lane, scope, "st_lane_q", 1);
+      }
+    }
     reset();
   }
 
   void reset() override {
-    this->reset_and_load(image_, CfgImage::kRouting, fmt::format("routing table of node {}", node_));
+    if (parts_.empty()) {
+      this->reset_and_load(image_, CfgImage::kRouting, fmt::format("routing table of node {}", node_));
+      return;
+    }
+    // Lookahead: one reset, then every table (a reset clears what the loaders decoded from the
+    // header, such as the VC classes the lookups use, not the table RAM).
+    for (size_t i = 0; i < parts_.size(); ++i) {
+      const Part& part = parts_[i];
+      cfg_sel_ = part.sel;
+      this->reset_and_load(part.image, CfgImage::kRouting,
+                           part.sel == 0 ? fmt::format("routing table of node {}", node_)
+                                         : fmt::format("lookahead routing table of node {} (node {}'s, across port {})",
+                                                       node_, part.node, part.sel - 1),
+                           i == 0);
+    }
+    cfg_sel_ = 0;
+    clear_inputs();
+  }
+
+  void clear_inputs() override {
+    Base::clear_inputs();
+    this->m_->cfg_sel_i = static_cast<uint8_t>(cfg_sel_);
   }
 
   template <class T>
@@ -201,6 +258,11 @@ class VerilatedRouter final : public VerilatedRouterBase<VM, VerilatedRouter<VM>
       s.fields[S::kVaRr].values[i] = static_cast<int64_t>(va_rr_.get(static_cast<unsigned>(i)));
       s.fields[S::kVaVcRr].values[i] = static_cast<int64_t>(va_vc_rr_.get(static_cast<unsigned>(i)));
     }
+    for (size_t o = 0; o < st_.size(); ++o) {  // the switch-traversal registers (pipelined)
+      s.fields[S::kStValid].values[o] = static_cast<int64_t>(st_[o].valid.get(0));
+      s.fields[S::kStVc].values[o] = static_cast<int64_t>(st_[o].vc.get(0));
+      s.fields[S::kStLane].values[o] = static_cast<int64_t>(st_[o].lane.get(0));
+    }
   }
 
   uint32_t preempted_last() const override {
@@ -222,7 +284,19 @@ class VerilatedRouter final : public VerilatedRouterBase<VM, VerilatedRouter<VM>
     RegView credits, owner, depth, stack;  // depth, stack: with priority levels only
   };
 
+  struct StRegs {
+    RegView valid, vc, lane;
+  };
+  struct Part {  // lookahead: one table's image and where it goes
+    int sel;     // cfg_sel_i: 0 own, 1 + p the neighbour across port p
+    sw::NodeId node;
+    model::RoutingImage image;
+  };
+
   model::RoutingImage image_;
+  std::vector<Part> parts_;  // lookahead only
+  int cfg_sel_ = 0;
+  std::vector<StRegs> st_;   // pipelined only
   std::vector<InputRegs> in_;
   std::vector<OutputRegs> out_;
   RegView sa_in_rr_, sa_out_rr_, va_rr_, va_vc_rr_;

@@ -3,7 +3,8 @@
 # The co-simulation matrix (docs/cosim.md): every Verilated configuration in lock step with the C++
 # model under seeded random traffic, barrier units included, each for at least a million compared
 # router-cycles (a router-cycle is compared when the router is clocked: quiescent routers are not),
-# then the four RTL mutants, each of which must be caught. Prints a Markdown table; exits 1 if any
+# the pipelined organizations (lookahead, classic) among them, then the RTL mutants (1 to 4; 6 and 7
+# of the lookahead router), each of which must be caught. Prints a Markdown table; exits 1 if any
 # configuration differs or any mutant goes uncaught.
 #   scripts/cosim_matrix.sh                  # the whole matrix (about 10 to 20 minutes on one core)
 #   scripts/cosim_matrix.sh --quick          # a tenth of the cycles (a smoke run)
@@ -46,6 +47,12 @@ matrix=(
   "r3d_o3|64|--topo 4x4x4 --mixed-orders --param buffer_depth=4 --load 0.4"
   "m3d_v2_d2|27|--topo 3x3x3 --mesh --param vcs_per_class=2 --param buffer_depth=2 --param router_latency=1 --load 0.4"
   "r3d_all_o3|27|--topo 3x3x3 --ports all --mixed-orders --load 0.5"
+  "r2d_la|64|--topo 8x8 --param pipeline=lookahead --load 0.4"
+  "r2d_cl|64|--topo 8x8 --param pipeline=classic --load 0.4"
+  "r2d_c1_v1_d8_p2_la|16|--topo 4x4 --mesh --param pipeline=lookahead --load 0.4"
+  "r2d_c1_v1_d8_p2_cl|16|--topo 4x4 --mesh --param pipeline=classic --load 0.4"
+  "r3d_c6_v1_d4_p2_la|64|--topo 4x4x4 --mixed-orders --param buffer_depth=4 --param pipeline=lookahead --load 0.4"
+  "r3d_c6_v1_d4_p2_cl|64|--topo 4x4x4 --mixed-orders --param buffer_depth=4 --param pipeline=classic --load 0.4"
 )
 
 fail=0
@@ -94,9 +101,11 @@ done
 echo
 echo "| mutant | caught at | field | first difference |"
 echo "|---|---:|---|---|"
-for m in 1 2 3 4; do
+for m in 1 2 3 4 6 7; do
+  org=single
+  ((m >= 6)) && org=lookahead
   set +e
-  "$TORX" cosim --topo 8x8 --load 0.4 --cycles 20000 --seed 7 --mutant "$m" --json "$tmp/m.json" >/dev/null 2>"$tmp/err"
+  "$TORX" cosim --topo 8x8 --load 0.4 --cycles 20000 --seed 7 --param pipeline=$org --mutant "$m" --json "$tmp/m.json" >/dev/null 2>"$tmp/err"
   rc=$?
   set -e
   if ((rc == 4)) && grep -q "an RTL assertion" "$tmp/err"; then

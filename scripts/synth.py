@@ -219,7 +219,9 @@ HW_PARAMS = {
     "order_classes": (0, 16, 0),
     "priority_levels": (1, 16, 4),
     "priority_reserve": (1, 64, 1),
+    "pipeline": (0, 2, 0),  # the router organization: 0 single, 1 lookahead, 2 classic (or the names)
 }
+PIPELINE_NAMES = {"single": 0, "lookahead": 1, "classic": 2}
 OTHER_PARAMS = ("link_latency", "credit_latency", "local_latency", "barrier_hop_latency", "null_ts",
                 "watchdog_cycles", "max_cycles", "threads")
 
@@ -265,6 +267,9 @@ def parse_params(items):
     """--param NAME=VALUE list -> dict; a repeated or unknown name, a value out of range: Fail."""
     out, ignored = {}, []
     for item in items:
+        m = re.fullmatch(r"(pipeline)=(single|lookahead|classic)", item)
+        if m:
+            item = f"pipeline={PIPELINE_NAMES[m.group(2)]}"
         m = re.fullmatch(r"([a-z_]+)=(-?\d+)", item)
         if not m:
             raise Fail(f"--param '{item}': expected NAME=INTEGER")
@@ -492,6 +497,9 @@ def yosys_script(cfg, lib, clock_ns, flatten):
         # buffer) are mapped inside the unit that uses them, as before they were shared: a unit's
         # figures are its whole logic, optimized across those boundaries.
         f"hierarchy -top {cfg['top']}",
+        # yosys 0.23 may give the top a $paramod name (torx_router since its Pipeline parameter):
+        # the steps below and OpenSTA name it by its own.
+        f"rename -top {cfg['top']}",
         "setattr -mod -set keep_hierarchy 1 *",
         "setattr -mod -unset keep_hierarchy " + " ".join(f"*{m}*" for m in INLINED),
         "flatten",
@@ -1266,6 +1274,8 @@ def flit_bits(p):
         return 86 + n + n * clog2w(p["MaxRadix"]) + 8 * p["FlitBytes"] + ext
     hdr = clog2w(p["NumClasses"] * p["VcsPerClass"]) + 2 + clog2w(n) + (clog2w(levels) if levels > 1 else 0) + \
         n + n * clog2w(p["MaxRadix"])
+    if p.get("Pipeline", 0) == 1:  # lookahead: la_port, la_class (torx_pkg::la_w)
+        hdr += clog2w(2 * n) + 2 + clog2w(p["NumClasses"])
     return hdr + 8 * p["FlitBytes"] + ext + (64 if p.get("SimTag", 1) else 0)
 
 

@@ -66,7 +66,7 @@
       if (rst_ni && props_up_q) begin
         `TORX_ASSERT(32'(credits) <= BufferDepth, ("ou_credit_bound: VC %0d has %0d credits, D = %0d", v, credits, BufferDepth))
         if (spend) begin
-          `TORX_ASSERT(credits != '0 || credit_in, ("ou_no_credit: a flit sent on VC %0d without a credit", v))
+          `TORX_ASSERT(credits != '0 || credit_in || Mutant == 6, ("ou_no_credit: a flit sent on VC %0d without a credit", v))
           `TORX_ASSERT(xb_ivc_i == owner || (va_grant_i[v] && va_grant_ivc_i[v*IvcW +: IvcW] == xb_ivc_i),
                        ("ou_flit_owner: a flit of lane %0d on VC %0d, owned by lane %0d", xb_ivc_i, v, owner))
         end
@@ -136,12 +136,31 @@
     end
   end
 
-  // The link register carries the flit sent in the previous cycle, on its VC.
+  // The link register carries the flit sent in the previous cycle, on its VC (pipelined
+  // organizations: the cycle before, through the switch-traversal register).
   logic xb_valid_p_q;
   logic [VcIdxW-1:0] xb_vc_p_q;
-  always_ff @(posedge clk_i) begin
-    xb_valid_p_q <= xb_valid_i;
-    xb_vc_p_q <= xb_vc_i;
+  if (Pipeline == torx_pkg::PipeSingle) begin : gen_props_link_single
+    always_ff @(posedge clk_i) begin
+      xb_valid_p_q <= xb_valid_i;
+      xb_vc_p_q <= xb_vc_i;
+    end
+  end else begin : gen_props_link_st
+    logic xb_valid_pp_q;
+    logic [VcIdxW-1:0] xb_vc_pp_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        xb_valid_pp_q <= 1'b0;
+        xb_valid_p_q <= 1'b0;
+      end else begin
+        xb_valid_pp_q <= xb_valid_i;
+        xb_valid_p_q <= xb_valid_pp_q;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      xb_vc_pp_q <= xb_vc_i;
+      xb_vc_p_q <= xb_vc_pp_q;
+    end
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni && !props_up_q) begin

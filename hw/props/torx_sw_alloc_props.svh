@@ -19,6 +19,10 @@
 //                 VC 0's top-level lane wins the search starts at lane 0 again and VC 1's lane of that
 //                 level waits while VC 0's is ready (docs/verification.md, "A fairness gap at K > 1";
 //                 TORX_SA_IN_FAIR_ALL_LEVELS checks it at every K: scripts/formal.py sw_alloc_k2_in_fair);
+//   (lookahead, Pipeline = 1: an input port with no ready lane offers a speculative one, spec_i; a
+//   speculative offer is a ready one for sa_offer and sa_requested when spec_ok_i says its grant
+//   stands, an output with a speculative offer only may send nothing (the grant is cancelled), and
+//   a speculative offer does not compete with a non-speculative one for the same output in sa_fair)
 //   sa_fair       round robin at the output stage: while input port p keeps offering a lane for output
 //                 o at the highest level offered to o, at most NumPorts - 1 grants of o go to other
 //                 input ports before p's.
@@ -72,7 +76,7 @@
       any_ready = 1'b0;
       top_ready = '0;
       for (int unsigned l = 0; l < PLanes; l++) begin
-        if (req_i[PFirst + l]) begin
+        if (req_i[PFirst + l] || (Pipeline == torx_pkg::PipeLookahead && spec_i[PFirst + l])) begin
           any_ready = 1'b1;
           if (LevelW'(l % Levels) > top_ready) top_ready = LevelW'(l % Levels);
         end
@@ -112,7 +116,8 @@
         end
         `TORX_ASSERT(wins <= 1, ("sa_exclusive: input port %0d wins at %0d outputs", p, wins))
         if (in_win_o[p]) begin
-          `TORX_ASSERT(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) < PLanes && req_i[lane],
+          `TORX_ASSERT(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) < PLanes &&
+                       (req_i[lane] || (Pipeline == torx_pkg::PipeLookahead && spec_i[lane] && spec_ok_i[lane])),
                        ("sa_requested: input port %0d wins with lane %0d, which is not ready", p, in_lane_o[p*LaneIdxW +: LaneIdxW]))
         end
       end
@@ -120,21 +125,25 @@
   end
 
   for (genvar o = 0; o < NumPorts; o++) begin : gen_props_out
-    logic offered;
+    logic offered, offered_ns;
     logic [LevelW-1:0] top_offer;
     always_comb begin
       offered = 1'b0;
+      offered_ns = 1'b0;
       top_offer = '0;
       for (int unsigned p = 0; p < NumPorts; p++) begin
         if (in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o)) begin
           offered = 1'b1;
+          if (!in_spec[p]) offered_ns = 1'b1;
           if (in_level[p*LevelW +: LevelW] > top_offer) top_offer = in_level[p*LevelW +: LevelW];
         end
       end
     end
     always_ff @(posedge clk_i) begin
       if (rst_ni && props_up_q) begin
-        `TORX_ASSERT(out_valid_o[o] == offered, ("sa_grant: output %0d sends %0d with offers %0d", o, out_valid_o[o], offered))
+        `TORX_ASSERT(out_valid_o[o] ? offered : !offered_ns,
+                     ("sa_grant: output %0d sends %0d with offers %0d (non-speculative %0d)", o, out_valid_o[o],
+                      offered, offered_ns))
         if (Levels > 1 && out_valid_o[o]) begin
           `TORX_ASSERT(in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW] == top_offer,
                        ("sa_grant: output %0d grants an offer of level %0d, the highest offered is %0d", o,
@@ -146,7 +155,10 @@
       if (rst_ni && props_up_q && out_valid_o[o]) begin
         // From the ports' outputs and the request wires, not the allocator's internal offer: the lane
         // the granted input port names is ready and asked for this output.
-        `TORX_ASSERT(req_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))] &&
+        `TORX_ASSERT((req_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))] ||
+                      (Pipeline == torx_pkg::PipeLookahead &&
+                       spec_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))] &&
+                       spec_ok_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))])) &&
                      req_port_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))*PortW +: PortW] == PortW'(o),
                      ("sa_requested: output %0d grants input port %0d, whose lane %0d is not ready for it", o,
                       out_port_o[o*PortW +: PortW], in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))
@@ -156,7 +168,7 @@
     logic [NumPorts-1:0] competing;
     always_comb begin
       for (int unsigned p = 0; p < NumPorts; p++) begin
-        competing[p] = in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o);
+        competing[p] = in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o) && !(in_spec[p] && offered_ns);
       end
       for (int unsigned p = 0; p < NumPorts; p++) begin
         for (int unsigned k = 0; k < NumPorts; k++) begin
