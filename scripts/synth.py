@@ -1255,7 +1255,9 @@ def reading(doc):
                "through five units is not optimized as a whole (`--flatten` maps the router as one module, and "
                "loses the per-unit figures); no wire load model, placement or clock tree, so the delays are gate "
                "delays with pin loads and long crossbar and buffer-read wires cost nothing here; abc's mapping "
-               "moves by a few cells with unrelated changes of the RTL, the flip-flop counts do not.")
+               "moves by a few cells with unrelated changes of the RTL or of what yosys reads, the flip-flop counts do "
+               "not (reading only the files a unit needs instead of all of hw/, the same RTL: r2d +0.03 % µm², "
+               "its VC allocator -1.4 %, the worst path 7.92 -> 7.85 ns; b2 -1.3 % µm²).")
     return "\n".join(out)
 
 
