@@ -92,7 +92,7 @@ class SwitchAllocator {
   // Input p's VC v won output o: both arbiters move past their winner.
   void grant(int p, int v, int o) {
     RouterPort& in = ports_[p];
-    in.sa_in_rr_q = static_cast<uint8_t>(v + 1 == in.vcs ? 0 : v + 1);
+    in.sa_in_rr_q = static_cast<uint8_t>(v + 1 == in.lanes ? 0 : v + 1);
     ports_[o].sa_out_rr_q = static_cast<uint8_t>(p + 1 == n_ ? 0 : p + 1);
   }
   int ports() const { return n_; }

@@ -67,18 +67,12 @@ PROOFS = {
     "sw_alloc_m3": ("torx_sw_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_sw_alloc.sv"],
                     {"NumDims": 1, "NumLocal": 1, "NumClasses": 2, "VcsPerClass": 1, "Mutant": 3}, [], 12, "pdr",
                     "mutant 3 (sa_out_rr_q does not move): sa_fair must fail"),
-    # Not a planted fault: the input stage's pointer wraps at the VC count with K > 1 (the C++ model
-    # does the same), so sa_in_fair fails at K = 2 (docs/verification.md, "A fairness gap at K > 1").
-    "sw_alloc_k2_in_fair": ("torx_sw_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_sw_alloc.sv"],
-                            {"NumDims": 1, "NumLocal": 1, "NumClasses": 2, "VcsPerClass": 1, "PriorityLevels": 2},
-                            ["TORX_SA_IN_FAIR_ALL_LEVELS"], 12, "pdr",
-                            "sa_in_fair at K = 2: fails (the input pointer wraps at the VC count)"),
     "output_unit_m5": ("torx_output_unit_fv", ["hw/torx_output_unit.sv", "testbenches/formal/torx_output_unit_fv.sv"],
                        {"PriorityLevels": 2, "Mutant": 5}, ["TORX_FV_LINK"], 12, "pdr",
                        "mutant 5 (a tail frees a preempted VC): ou_stack_owner / ou_resume must fail"),
 }
 # The planted faults are not part of the default run.
-DEFAULT = [n for n in PROOFS if not re.search(r"_m\d+$|_in_fair$", n)]
+DEFAULT = [n for n in PROOFS if not re.search(r"_m\d+$", n)]
 
 YOSYS_FLOW = ("prep -top {top}; flatten; memory_map; opt -full; async2sync; dffunmap; techmap; opt -fast; "
               "dffunmap; abc -fast -g AND; opt_clean; setundef -anyseq; opt -keepdc -fast; dffunmap; "
