@@ -32,7 +32,6 @@
 //   NumClasses, VcsPerClass  C and V
 //   PriorityLevels           lanes per VC (1: no priorities)
 //   Pipeline                 0 single, 1 lookahead (speculative requests), 2 classic
-//   Mutant                   3: sa_out_rr_q does not move on a grant; 0: none
 `include "torx_pkg.sv"
 
 module torx_sw_alloc #(
@@ -42,7 +41,6 @@ module torx_sw_alloc #(
   parameter int unsigned VcsPerClass = 1,
   parameter int unsigned PriorityLevels = 1,
   parameter int unsigned Pipeline = 0,
-  parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
@@ -218,7 +216,7 @@ module torx_sw_alloc #(
 
     always_comb begin
       sa_out_rr_d[o*PortW +: PortW] = sa_out_rr_q[o*PortW +: PortW];
-      if (out_valid_o[o] && Mutant != 3) begin
+      if (out_valid_o[o]) begin
         sa_out_rr_d[o*PortW +: PortW] = (32'(winner) == NumPorts - 1) ? '0 : winner + PortW'(1);
       end
     end
