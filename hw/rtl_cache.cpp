@@ -230,8 +230,10 @@ const std::string& kit_hash() {
                                      "headers on-demand models are built from; reinstall torx, or set TORX_RTL_KIT)",
                                      kit.string()));
   std::vector<fs::path> files;
+  // The mutants' patches (KIT/mutants) are keyed by the models that apply them, not by every model.
   for (const auto& e : fs::recursive_directory_iterator(kit))
-    if (e.is_regular_file()) files.push_back(e.path());
+    if (e.is_regular_file() && fs::relative(e.path(), kit).generic_string().rfind("mutants/", 0) != 0)
+      files.push_back(e.path());
   std::sort(files.begin(), files.end());
   uint64_t v = 0xcbf29ce484222325ull;
   for (const auto& f : files) {
@@ -415,6 +417,58 @@ std::string foreign_sources_hash(const RtlModelSpec& spec) {
     v = fnv1a64(body.data(), body.size(), v);
   }
   return hex64(v);
+}
+
+// A hand-written mutant's patch (testbenches/rtl/mutants/*.patch, staged into KIT/mutants): a unified
+// diff of hw/ (diff -u), applied by content to the SV files in `sv`: each hunk's old lines (context
+// and removed) must occur exactly once in its file (the path after "hw/": torx_router.sv,
+// props/torx_output_unit_props.svh) and are replaced by its new lines; the hunk's line
+// numbers are not used, so an edit elsewhere in the file does not stop it, and a hunk whose lines
+// changed fails with the file and hunk named.
+void apply_patch(const fs::path& patch, const fs::path& sv) {
+  struct Hunk {
+    std::string file, old_text, new_text;
+  };
+  std::vector<Hunk> hunks;
+  std::string file;
+  bool in_hunk = false;
+  std::istringstream in(read_file(patch));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("+++ ", 0) == 0) {
+      file = line.substr(4, line.find('\t') == std::string::npos ? std::string::npos : line.find('\t') - 4);
+      const size_t hw = file.find("hw/");
+      file = hw == std::string::npos ? fs::path(file).filename().string() : file.substr(hw + 3);
+      in_hunk = false;
+    } else if (line.rfind("--- ", 0) == 0) {
+      in_hunk = false;  // a file's header (no SV line starts with "-- " or "++ ")
+    } else if (line.rfind("@@", 0) == 0) {
+      if (file.empty()) throw std::runtime_error(fmt::format("{}: a hunk before its file's +++ line", patch.string()));
+      hunks.push_back({file, "", ""});
+      in_hunk = true;
+    } else if (in_hunk && !line.empty() && (line[0] == ' ' || line[0] == '-' || line[0] == '+')) {
+      if (line[0] != '+') hunks.back().old_text += line.substr(1) + "\n";
+      if (line[0] != '-') hunks.back().new_text += line.substr(1) + "\n";
+    } else if (in_hunk && !line.empty() && line[0] == '\\') {
+      continue;  // "\ No newline at end of file"
+    } else {
+      in_hunk = false;  // the text before the first file: what the mutant is
+    }
+  }
+  if (hunks.empty()) throw std::runtime_error(fmt::format("{}: no hunk", patch.string()));
+  for (size_t i = 0; i < hunks.size(); ++i) {
+    const Hunk& h = hunks[i];
+    const fs::path f = sv / h.file;
+    std::string text = read_file(f);
+    const size_t at = text.find(h.old_text);
+    const bool twice = at != std::string::npos && text.find(h.old_text, at + 1) != std::string::npos;
+    if (at == std::string::npos || twice)
+      throw std::runtime_error(fmt::format("the mutant patch {} does not apply: hunk {} {} in {} (the SV changed "
+                                           "since the patch was made: regenerate it, docs/verification.md)",
+                                           patch.filename().string(), i + 1,
+                                           twice ? "matches more than once" : "is not found", h.file));
+    text.replace(at, h.old_text.size(), h.new_text);
+    std::ofstream(f, std::ios::binary | std::ios::trunc) << text;
+  }
 }
 
 // Verilator's arguments for the sources of `spec`: the kit's SV files, or a foreign top's.
@@ -638,6 +692,14 @@ std::string RtlCache::key_of(const RtlModelSpec& spec) {
       kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, verilator_flags(),
       t.cxx_id, model_cxx_flags(), getenv_str("TORX_RTL_TUNE").empty() ? "" : "tune " + tuning().text() + "\n");
   if (!spec.sources.empty()) text += fmt::format("foreign {} {}\n", kForeignVerilatorFlags, foreign_sources_hash(spec));
+  if (!spec.patch.empty()) {
+    const fs::path p = rtl_kit_dir() / "mutants" / spec.patch;
+    if (!fs::is_regular_file(p))
+      throw std::runtime_error(fmt::format("the RTL kit {} has no mutant patch {} (reinstall torx, or set TORX_RTL_KIT)",
+                                           rtl_kit_dir().string(), spec.patch));
+    const std::string body = read_file(p);
+    text += fmt::format("patch {} {}\n", spec.patch, hex64(fnv1a64(body.data(), body.size())));
+  }
   return hex64(fnv1a64(text.data(), text.size()));
 }
 
@@ -737,7 +799,21 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top});
   for (const auto& [k, v] : spec.params) cmd.push_back(fmt::format("-G{}={}", k, v));
   {
-    const std::vector<std::string> src = verilator_sources(spec, kit);
+    // A mutant: the kit's SV sources copied into the build directory and its patch applied there.
+    fs::path sv_kit = kit;
+    if (!spec.patch.empty()) {
+      sv_kit = tmp / "mutant";
+      std::error_code ec;
+      fs::create_directories(sv_kit, ec);
+      fs::copy(kit / "sv", sv_kit / "sv", fs::copy_options::recursive, ec);
+      if (ec) fail(fmt::format("cannot copy the kit's sources for the mutant: {}", ec.message()));
+      try {
+        apply_patch(kit / "mutants" / spec.patch, sv_kit / "sv");
+      } catch (const std::exception& e) {
+        fail(e.what());
+      }
+    }
+    const std::vector<std::string> src = verilator_sources(spec, sv_kit);
     cmd.insert(cmd.end(), src.begin(), src.end());
   }
   {
