@@ -388,6 +388,23 @@ const Tuning& tuning() {
   return t;
 }
 
+// TORX_RTL_PROPS_PORTS=N (scripts/test.sh sets 5; docs/rtl.md, "Build time"): the RTL properties
+// (hw/props) are compiled only into routers of at most N ports (network and local); a larger router
+// is built without them (+define+TORX_PROPS_OFF, "props off" in its key and manifest): they double
+// the generated C++ of a 3D router. Unset: every model has them. Barrier units always have them.
+bool props_off(const RtlModelSpec& spec) {
+  const std::string v = getenv_str("TORX_RTL_PROPS_PORTS");
+  if (v.empty() || !spec.sources.empty() || spec.top == "torx_barrier") return false;
+  if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 4)
+    throw sw::InputError(fmt::format("TORX_RTL_PROPS_PORTS: '{}' is not a number of ports", v));
+  int64_t dims = 1, local = 1;
+  for (const auto& [k, val] : spec.params) {
+    if (k == "NumDims") dims = val;
+    if (k == "NumLocal") local = val;
+  }
+  return 2 * dims + local > std::stoll(v);
+}
+
 // A rough figure for the progress line: Verilator plus two compiler jobs grow with the ports and lanes.
 int estimate_seconds(const RtlModelSpec& s) {
   int64_t dims = 1, local = 1, lanes = 1;
@@ -660,6 +677,7 @@ std::string RtlCache::key_of(const RtlModelSpec& spec) {
       kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, verilator_flags(),
       t.cxx_id, model_cxx_flags(), "tune " + tuning().text() + "\n");
   if (!spec.sources.empty()) text += fmt::format("foreign {} {}\n", kForeignVerilatorFlags, foreign_sources_hash(spec));
+  if (props_off(spec)) text += "props off\n";
   return hex64(fnv1a64(text.data(), text.size()));
 }
 
@@ -759,6 +777,7 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   }
   cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top});
   for (const auto& [k, v] : spec.params) cmd.push_back(fmt::format("-G{}={}", k, v));
+  if (props_off(spec)) cmd.push_back("+define+TORX_PROPS_OFF");
   {
     const std::vector<std::string> src = verilator_sources(spec, kit);
     cmd.insert(cmd.end(), src.begin(), src.end());
@@ -821,6 +840,7 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
       << fmt::format("cpu_seconds {:.1f}\n", t_child_cpu - cpu_start)
       << fmt::format("verilator_cpu_seconds {:.1f}\n", verilator_cpu)
       << "tune " << tuning().text() << '\n'
+      << "props " << (props_off(spec) ? "off" : "on") << '\n'
       << "built_at " << utc_now() << '\n'
       << "end\n";
     m.flush();

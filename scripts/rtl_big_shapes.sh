@@ -14,7 +14,12 @@ T=$BUILD_DIR/tests/test_rtl_on_demand
 [[ -x $T ]] || { echo "rtl_big_shapes: no $T (configure and build with the RTL first)" >&2; exit 2; }
 export TORX_RTL_CACHE=${TORX_RTL_CACHE:-$(realpath "$BUILD_DIR")/rtl-cache}
 say() { echo "[rtl_big_shapes $(date +%H:%M:%S)] $*"; }
-say "held-out shapes K = 8 on 4x4x4 and all-port 3x3x3 with V = 2 (cache $TORX_RTL_CACHE)"
+TORX=$BUILD_DIR/bin/torx
+# The models first, without the test's 900 s limit on one torx run (a loaded machine can take longer).
+say "building the models (cache $TORX_RTL_CACHE; minutes of CPU each on first use)"
+"$TORX" rtl build direct --topo 4x4x4 --sync priority --param priority_levels=8 --ts 10 --block-bytes 256
+"$TORX" rtl build tsay-wang --topo 3x3x3 --param vcs_per_class=2
+say "held-out shapes K = 8 on 4x4x4 and all-port 3x3x3 with V = 2"
 "$T" --gtest_also_run_disabled_tests --gtest_filter='DISABLED_BigShapes/HeldOut.*'
 say "torx cosim on the seed's shapes, all-port 3D routers allowed"
 TORX_COSIM_DRAW_ALL_PORT_3D=1 "$T" --gtest_filter='OnDemand.CosimOnShapesDrawnFromASeedHasNoMismatch'

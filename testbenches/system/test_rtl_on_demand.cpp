@@ -174,6 +174,15 @@ TEST(OnDemandCache, TwoFirstUsesBuildOnceAndATruncatedEntryIsRebuilt) {
   EXPECT_NE(again.err.find("[torx rtl] built r1d in"), std::string::npos) << again.err;
   EXPECT_EQ(again.err.find("built b1"), std::string::npos) << again.err;
   EXPECT_EQ(json::parse(again.out)["cycles"], json::parse(slurp(a_out))["cycles"]);
+  // The build's tuning is in the key: the defaults spelled out find the same entries; another tuning
+  // is another key, so it builds (here it fails at once: Verilator refuses the extra flag).
+  const std::string run_cached = "--rtl-cache " + dir + " run direct --topo 3 --model rtl --json -";
+  const Cli same = torx_env("TORX_RTL_TUNE='fast=-O1;slow=-O0;trace=-O0'", run_cached, "tune_same");
+  ASSERT_EQ(same.code, 0) << same.err;
+  EXPECT_EQ(same.err.find("Verilating"), std::string::npos) << same.err;
+  const Cli other = torx_env("TORX_RTL_TUNE='vflags=--no-such-flag'", run_cached, "tune_other");
+  EXPECT_NE(other.code, 0);
+  EXPECT_NE(other.err.find("Verilating r1d"), std::string::npos) << other.err;
   // torx rtl clean empties it.
   const Cli clean = torx("rtl clean --rtl-cache " + dir);
   ASSERT_EQ(clean.code, 0) << clean.err;
