@@ -5,7 +5,9 @@
 # 3D torus and the all-port 3D router with V = 2, figure for figure against the cycle model
 # (DISABLED_BigShapes/HeldOut.* of test_rtl_on_demand), then torx cosim on shapes drawn from the seed
 # with all-port 3D routers allowed (TORX_COSIM_DRAW_ALL_PORT_3D=1). Models go to the build tree's
-# cache (build/rtl-cache), so a second run builds nothing.
+# cache (build/rtl-cache), so a second run builds nothing. Every model here has the RTL properties
+# (TORX_RTL_PROPS_PORTS unset). The seeded cosim builds its all-port 3D model inside the test, whose
+# torx runs stop at 900 s: on a machine loaded far past its cores, build it first or run again.
 #   scripts/rtl_big_shapes.sh [BUILD_DIR]      # default build; at nice -n 19 on a shared machine
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +15,7 @@ BUILD_DIR=${1:-build}
 T=$BUILD_DIR/tests/test_rtl_on_demand
 [[ -x $T ]] || { echo "rtl_big_shapes: no $T (configure and build with the RTL first)" >&2; exit 2; }
 export TORX_RTL_CACHE=${TORX_RTL_CACHE:-$(realpath "$BUILD_DIR")/rtl-cache}
+unset TORX_RTL_PROPS_PORTS
 say() { echo "[rtl_big_shapes $(date +%H:%M:%S)] $*"; }
 TORX=$BUILD_DIR/bin/torx
 # The models first, without the test's 900 s limit on one torx run (a loaded machine can take longer).
