@@ -205,6 +205,15 @@ TEST(OnDemandCache, UnwritableCacheDirIsExitTwoOrFallsBack) {
   EXPECT_NE(f.out.find(tmp + "/torx-rtl-"), std::string::npos) << f.out;
 }
 
+// TORX_RTL_PROPS_PORTS (the properties only in routers of at most N ports) that is not a number:
+// exit 2 naming it, before anything is built.
+TEST(OnDemandCache, PropsPortsThatIsNotANumberIsExitTwo) {
+  const std::string dir = fresh_cache("props_ports");
+  const Cli r = torx_env("TORX_RTL_PROPS_PORTS=five", "--rtl-cache " + dir + " run direct --topo 3 --model rtl", "pp");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("TORX_RTL_PROPS_PORTS: 'five' is not a number of ports"), std::string::npos) << r.err;
+}
+
 // No verilator on PATH: exit 2, naming the package to install; nothing half-built stays behind.
 TEST(OnDemandCache, MissingVerilatorIsExitTwoWithTheInstallLine) {
   const std::string dir = fresh_cache("no_verilator");
