@@ -25,7 +25,9 @@
 //   - a flit on flit_i in cycle t passes P-1 non-stalling stage registers and is written into the
 //     lane of its VC (its sideband VC field) and level (its priority field) at the end of cycle
 //     t+P-1 (P = 1: the end of t); credits guarantee room. As it is written, the routing unit looks
-//     it up (wr_* / wr_route_i) and the route is kept next to the flit;
+//     it up (wr_* / wr_route_i) and the route is kept next to the flit; the buffer stores wr_store_i,
+//     which is wr_flit_o except in a lookahead router, where a head's la_port / la_class already
+//     hold its route at the next router (looked up as it is written, off the switch's path);
 //   - stage P, cycle t, from the registers at the start of t: an IDLE lane with a flit at the front
 //     takes the route stored with it (ivc_out_port_q / ivc_out_class_q from the end of t) and asks
 //     the VC allocator (va_req_o), as does a WAIT_VC lane; a lane granted in t (va_grant_i) is ACTIVE
@@ -87,6 +89,8 @@ module torx_input_unit #(
   output logic                       wr_valid_o,       // cycle t: a flit is written at the end of t
   output logic [FlitW-1:0]           wr_flit_o,        // cycle t: that flit
   input  logic [RouteW-1:0]          wr_route_i,       // cycle t: its route {invalid, class, port}
+  input  logic [FlitW-1:0]           wr_store_i,       // cycle t: what the buffer stores of it: wr_flit_o, or
+                                                       //   (lookahead) a head with the next router's route
   // Stage P, per lane.
   output logic [NumLanes-1:0]        nonempty_o,       // cycle t: a flit at the front (due)
   output logic [NumLanes-1:0]        va_req_o,         // cycle t: a routed head asks for an output VC
@@ -176,7 +180,7 @@ module torx_input_unit #(
       .rst_ni,
       .push_i     (wr_valid_o),
       .push_vc_i  (wr_vc),
-      .push_data_i({wr_flit_o[FlitW-1:VcFieldW], wr_route_i}),
+      .push_data_i({wr_store_i[FlitW-1:VcFieldW], wr_route_i}),
       .pop_i      (pop),
       .front_o    (front),
       .sel_vc_i   (VcW'(sel)),
@@ -241,7 +245,7 @@ module torx_input_unit #(
     always_ff @(posedge clk_i) begin
       if (wr_valid_o) begin
         peek_q[32'(wr_vc) * BufferDepth + 32'(alloc)] <=
-            {wr_route_i, wr_flit_o[VcFieldW + BodyTail], wr_flit_o[VcFieldW + BodyHead]};
+            {wr_route_i, wr_store_i[VcFieldW + BodyTail], wr_store_i[VcFieldW + BodyHead]};
       end
       if (wr_valid_o && wr_link) begin
         next_q[32'(wr_vc) * BufferDepth + 32'(wr_tail)] <= alloc;
@@ -255,7 +259,7 @@ module torx_input_unit #(
       .clk_i,
       .we_i   (wr_valid_o),
       .waddr_i(SlotW'(32'(wr_vc) * BufferDepth + 32'(alloc))),
-      .wdata_i(wr_flit_o[FlitW-1:VcFieldW + 2]),
+      .wdata_i(wr_store_i[FlitW-1:VcFieldW + 2]),
       .raddr_i(sel_slot),
       .rdata_o(sel_data)
     );
@@ -388,6 +392,8 @@ module torx_input_unit #(
   logic unused_front_head;   // read only by the assertions
   assign unused_front_head = ^front_head;
 `endif
+  logic unused_store_vc;     // the stored flit's link VC field: the buffer does not keep it
+  assign unused_store_vc = ^wr_store_i[VcFieldW-1:0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -54,8 +54,11 @@
 // across each network port (the lookahead image, docs/timing-contract.md, "Lookahead"). The host
 // loads each through the same configuration port, selected by cfg_sel_i (0: the router's own, 1 + p:
 // the neighbour's across network port p, whose node id is la_node_id_i[p]); cfg_*_o report on the
-// selected table. A mesh edge's port has no neighbour and no table. The neighbour's table p routes
-// every head leaving on port p: its la_port / la_class are rewritten as the flit crosses the switch.
+// selected table. A mesh edge's port has no neighbour and no table (its table is never loaded and
+// never read). The neighbour's table q routes every head bound for port q: its la_port / la_class
+// are rewritten as the head is written into its VC buffer (one lookup per input port and table, in
+// parallel with the own table's; the route it follows here is known then), so the head crosses the
+// switch unchanged.
 //
 //   SimTag          1: the flit carries the 64-bit simulation tag {seq, msg} above the payload
 //                   (every Verilated build: the lock-step comparison and the checker read it);
@@ -146,7 +149,7 @@ module torx_router #(
 
   // --- per port ---
   logic [NumPorts-1:0] wr_valid, in_empty, in_route_error;
-  logic [NumPorts*FlitW-1:0] wr_flit, xb_in_flit, xb_out_flit, xb_st_flit;
+  logic [NumPorts*FlitW-1:0] wr_flit, wr_store, xb_in_flit, xb_out_flit;
   logic [NumPorts*RouteW-1:0] wr_route, lk_route;
   logic [NumPorts-1:0] out_st_valid;
   logic [NumPorts*NumDims*CoordW-1:0] lk_dest;
@@ -229,57 +232,59 @@ module torx_router #(
         assign wr_route[p*RouteW +: RouteW] = lk_route[p*RouteW +: RouteW];
       end
     end
-    // The neighbours' tables, one lookup each: the head crossing to output p gets its route there.
+    // The neighbours' tables, one lookup per input port each, as the flit is written into its
+    // buffer (its output port is known then: wr_route): a head bound for network port q gets its
+    // route at the neighbour behind q in la_port / la_class before it is stored, so the switch
+    // moves it unchanged and no table sits between the allocators and the traversal register.
+    logic [NumNetPorts*NumPorts*RouteW-1:0] la_route;   // [q][p]: table q's route for input p's flit
+    logic [NumPorts*NumDims-1:0] la_neg;
+    // Mutant 7: the entry of the other sign (neg_mask inverted) is read.
+    assign la_neg = (Mutant == 7) ? ~lk_neg : lk_neg;
+    for (genvar q = 0; q < NumNetPorts; q++) begin : gen_la_table
+      torx_routing_unit #(
+        .NumDims   (NumDims),
+        .NumLocal  (NumLocal),
+        .NumClasses(NumClasses),
+        .MaxRadix  (MaxRadix),
+        .Mutant    (0)
+      ) u_la_table (
+        .clk_i,
+        .rst_ni,
+        .node_id_i (la_node_id_i[q*32 +: 32]),
+        .cfg_i     ({cfg_valid_i && 32'(cfg_sel_i) == q + 1, cfg_data_i, cfg_last_i}),
+        .cfg_o     (cfg_rsp[(q + 1)*CfgRspW +: CfgRspW]),
+        .lk_dest_i (lk_dest),
+        .lk_neg_i  (la_neg),
+        .lk_start_i(lk_start),
+        .lk_route_o(la_route[q*NumPorts*RouteW +: NumPorts*RouteW])
+      );
+    end
     for (genvar p = 0; p < NumPorts; p++) begin : gen_la
-      logic [FlitW-1:0] f;
+      logic [PortW-1:0] out;
       logic [LaPortW + ClassW - 1:0] la;
-      assign f = xb_out_flit[p*FlitW +: FlitW];
-      if (p < NumNetPorts) begin : gen_net
-        logic [RouteW-1:0] r;
-        logic [NumDims-1:0] neg;
-        // Mutant 7: the entry of the other sign (neg_mask inverted) is read.
-        assign neg = (Mutant == 7) ? ~f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims]
-                                   : f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims];
-        torx_routing_unit #(
-          .NumDims   (NumDims),
-          .NumLocal  (NumLocal),
-          .NumClasses(NumClasses),
-          .MaxRadix  (MaxRadix),
-          .Mutant    (0),
-          .NumLookups(1)
-        ) u_la_table (
-          .clk_i,
-          .rst_ni,
-          .node_id_i (la_node_id_i[p*32 +: 32]),
-          .cfg_i     ({cfg_valid_i && 32'(cfg_sel_i) == p + 1, cfg_data_i, cfg_last_i}),
-          .cfg_o     (cfg_rsp[(p + 1)*CfgRspW +: CfgRspW]),
-          .lk_dest_i (f[HdrDest +: NumDims*CoordW]),
-          .lk_neg_i  (neg),
-          .lk_start_i(f[HdrStart +: StartDimW]),
-          .lk_route_o(r)
-        );
-        always_comb begin
-          la = '0;
-          if (r[RouteW-1]) la[NetPortW + 1] = 1'b1;                       // no route
-          else if (32'(r[PortW-1:0]) >= NumNetPorts) la[NetPortW] = 1'b1;  // eject
-          else begin
-            la[NetPortW-1:0] = NetPortW'(r[PortW-1:0]);
-            la[LaPortW +: ClassW] = r[PortW +: ClassW];
+      logic [FlitW-1:0] f_la;
+      assign out = wr_route[p*RouteW +: PortW];
+      always_comb begin
+        la = '0;   // a head bound for an ejection port carries no route
+        for (int unsigned q = 0; q < NumNetPorts; q++) begin
+          if (out == PortW'(q)) begin
+            if (la_route[(q*NumPorts + p)*RouteW + RouteW - 1]) la[NetPortW + 1] = 1'b1;      // no route
+            else if (32'(la_route[(q*NumPorts + p)*RouteW +: PortW]) >= NumNetPorts)
+              la[NetPortW] = 1'b1;                                                             // eject
+            else begin
+              la[NetPortW-1:0] = NetPortW'(la_route[(q*NumPorts + p)*RouteW +: PortW]);
+              la[LaPortW +: ClassW] = la_route[(q*NumPorts + p)*RouteW + PortW +: ClassW];
+            end
           end
         end
-      end else begin : gen_eject
-        assign la = '0;   // a head leaving on an ejection port carries no route
+        f_la = wr_flit[p*FlitW +: FlitW];
+        if (f_la[HdrHead]) f_la[HdrLa +: LaPortW + ClassW] = la;
       end
-      logic [FlitW-1:0] f_la;
-      always_comb begin
-        f_la = f;
-        if (f[HdrHead]) f_la[HdrLa +: LaPortW + ClassW] = la;
-      end
-      assign xb_st_flit[p*FlitW +: FlitW] = f_la;
+      assign wr_store[p*FlitW +: FlitW] = f_la;
     end
   end else begin : gen_no_lookahead
     assign wr_route = lk_route;
-    assign xb_st_flit = xb_out_flit;
+    assign wr_store = wr_flit;
     assign cfg_sel = '0;
     logic unused_la;   // only a lookahead router has neighbours' tables
     assign unused_la = ^{cfg_sel_i, la_node_id_i};
@@ -314,6 +319,7 @@ module torx_router #(
       .wr_valid_o   (wr_valid[p]),
       .wr_flit_o    (wr_flit[p*FlitW +: FlitW]),
       .wr_route_i   (wr_route[p*RouteW +: RouteW]),
+      .wr_store_i   (wr_store[p*FlitW +: FlitW]),
       .nonempty_o   (ivc_nonempty[FirstLane +: Lanes]),
       .va_req_o     (va_req[FirstLane +: Lanes]),
       .va_port_o    (va_port[FirstLane*PortW +: Lanes*PortW]),
@@ -375,7 +381,7 @@ module torx_router #(
       .va_preempt_i  (ovc_preempt[FirstVc +: Vcs]),
       .tail_ready_i  (tail_ready),
       .xb_valid_i    (sa_out_valid[p]),
-      .xb_flit_i     (xb_st_flit[p*FlitW +: FlitW]),
+      .xb_flit_i     (xb_out_flit[p*FlitW +: FlitW]),
       .xb_vc_i       (src_vc),
       .xb_ivc_i      (src_ivc)
     );
