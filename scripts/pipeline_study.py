@@ -13,7 +13,8 @@ The time part joins the workloads' cycles (workloads.csv, just run or left in --
 with each organization's clock period from the standard-cell flow: --synth DIR reads
 DIR/single.json, DIR/lookahead.json, DIR/classic.json (torx.area/2 documents of `scripts/synth.sh
 --topo 8x8 --flit-bytes 32 --param pipeline=ORG --json DIR/ORG.json`); --synth run makes them in
---out/synth first (yosys and OpenSTA, minutes each). Time in ns = cycles x the period of the
+--out/synth first (yosys and OpenSTA, minutes each); DIR/gossip.json, if there, is the gossip-mode
+router's (torx_gossip_router, single only), whose period times the --gossip-hw run. Time in ns = cycles x the period of the
 router's worst path into a register that moves flits or credits (the datapath path of
 docs/area.md). BookSim is not part of torx: build it yourself (https://github.com/booksim/booksim2);
 without --booksim its part is skipped.
@@ -273,13 +274,36 @@ def read_synth(path, org):
                 clock_ns=doc.get("clock_ns"), liberty=os.path.basename(str(doc.get("tools", {}).get("liberty", ""))))
 
 
+def read_gossip(path):
+    """The gossip-mode router's area and periods (torx_gossip_router: a router of its own, in the
+    single organization only) from a torx.area/2 document, or None without one."""
+    if not os.path.exists(path):
+        return None
+    doc = json.load(open(path))
+    rows = [m for m in doc.get("modules", []) if "critical_path_ns" in m and m["name"] == "torx_gossip_router"]
+    if doc.get("schema") != "torx.area/2" or len(rows) != 1:
+        fail(f"--synth: {path} is not a torx.area/2 document of one torx_gossip_router")
+    r = rows[0]
+    d = r.get("datapath") or r
+    return dict(organization="gossip", um2=r["um2"], nand2_eq=r["nand2_eq"], flops=r["flops"],
+                worst_ns=r["critical_path_ns"], worst_end=r["critical_path"]["end"].get("register", ""),
+                period_ns=d["critical_path_ns"], fmax_mhz=d["fmax_mhz"],
+                path=" → ".join(u["unit"] for u in d["critical_path"]["units"]),
+                clock_ns=doc.get("clock_ns"), liberty="")
+
+
 def time_rows(workloads, synth):
-    """Every workload's cycles (or mean latency) times each organization's period."""
+    """Every workload's cycles (or mean latency) times each organization's period; a --gossip-hw run
+    times the gossip router's period (synth["gossip"]; left out without it)."""
     rows = []
     for w in workloads:
         if w["cycles"] == "":
             continue
         s = synth[w["organization"]]
+        if "--gossip-hw" in w["workload"]:
+            if not synth.get("gossip"):
+                continue
+            s = synth["gossip"]
         rows.append(dict(workload=w["workload"], organization=w["organization"], cycles=w["cycles"],
                          period_ns=s["period_ns"], ns=round(float(w["cycles"]) * s["period_ns"], 1)))
     return rows
@@ -438,17 +462,20 @@ def main():
             for org in ORGS:
                 synth_org(sdir, org)
         synth = {org: read_synth(os.path.join(sdir, f"{org}.json"), org) for org in ORGS}
+        synth["gossip"] = read_gossip(os.path.join(sdir, "gossip.json"))
         wl = os.path.join(a.out, "workloads.csv")
         if not os.path.exists(wl):
             fail(f"the time part needs {wl} (run the workloads part first)")
         rows = time_rows(list(csv.DictReader(open(wl))), synth)
         write_csv(os.path.join(a.out, "time.csv"), rows)
-        write_csv(os.path.join(a.out, "synth.csv"), [synth[o] for o in ORGS])
+        write_csv(os.path.join(a.out, "synth.csv"), [synth[o] for o in ORGS + ("gossip",) if synth[o]])
         md += ["## The routers (8x8 torus, 32-byte flits, OSU 0.18 µm)", "",
                "| organization | area µm² | flops | worst path ns (ends at) | datapath path ns | fmax MHz | datapath path |",
                "|---|---:|---:|---|---:|---:|---|"]
-        for o in ORGS:
+        for o in ORGS + ("gossip",):
             x = synth[o]
+            if not x:
+                continue
             md.append(f"| {o} | {x['um2']:,.0f} | {x['flops']:,} | {x['worst_ns']:.2f} ({x['worst_end']}) | "
                       f"{x['period_ns']:.2f} | {x['fmax_mhz']:.1f} | {x['path']} |")
         md += ["", "## Time (ns = cycles x datapath period; traffic: mean packet latency in ns)", ""]

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # scripts/pipeline_study.py's time part (docs/pipelines.md, the architect's table): ns = cycles x the
-# datapath period of each organization's torx.area/2 document, the routers' table from the same
-# documents, and exit 2 for a document of the wrong organization, a missing one or a bad --synth.
+# datapath period of each organization's torx.area/2 document (a --gossip-hw run: the gossip router's),
+# the routers' table from the same documents, and exit 2 for a document of the wrong organization, a
+# missing one or a bad --synth.
 import csv
 import json
 import os
@@ -42,21 +43,24 @@ def main():
         with open(os.path.join(out, "workloads.csv"), "w") as f:
             f.write("workload,organization,cycles,ok,note\n"
                     "t4,single,1000,True,\nt4,lookahead,1010,True,\nt4,classic,1030,True,\n"
-                    "g,single,50,True,\ng,lookahead,,,refused\ng,classic,,,refused\n")
+                    "g --gossip-hw,single,50,True,\ng --gossip-hw,lookahead,,,refused\ng --gossip-hw,classic,,,refused\n")
         for org, pl, um2, worst, dp in (("single", 0, 5e6, 8.0, 7.0), ("lookahead", 1, 5.5e6, 7.5, 5.0),
                                         ("classic", 2, 5.2e6, 7.0, 4.0)):
             json.dump(area_doc(pl, um2, worst, dp), open(os.path.join(syn, f"{org}.json"), "w"))
+        g = area_doc(0, 3e6, 40.0, 40.0)   # the gossip router: its own period times the --gossip-hw run
+        g["modules"][0]["name"] = "torx_gossip_router"
+        json.dump(g, open(os.path.join(syn, "gossip.json"), "w"))
         p = run(out, syn)
         if p.returncode != 0:
             fails.append(f"time part: exit {p.returncode}: {p.stderr}")
         else:
             rows = {(r["workload"], r["organization"]): r for r in csv.DictReader(open(os.path.join(out, "time.csv")))}
             want = {("t4", "single"): 7000.0, ("t4", "lookahead"): 5050.0, ("t4", "classic"): 4120.0,
-                    ("g", "single"): 350.0}
+                    ("g --gossip-hw", "single"): 2000.0}
             for k, v in want.items():
                 if k not in rows or float(rows[k]["ns"]) != v:
                     fails.append(f"time.csv {k}: {rows.get(k)} (want ns {v})")
-            if ("g", "lookahead") in rows:
+            if ("g --gossip-hw", "lookahead") in rows:
                 fails.append("a refused run has a time")
             md = open(os.path.join(out, "tables.md")).read()
             for line in ("| t4 | 7,000.0 | 5,050.0 (-27.9 %) | 4,120.0 (-41.1 %) |",
