@@ -101,6 +101,7 @@ module torx_input_unit #(
   output logic [NumLanes-1:0]        sa_ready_o,       // cycle t: holds an output VC (credits, owner not checked)
   output logic [NumLanes*PortW-1:0]  sa_port_o,        // cycle t: its output port
   output logic [NumLanes*VcIdxW-1:0] sa_vc_o,          // cycle t: its output VC
+  output logic [NumLanes*VcIdxW-1:0] act_vc_o,         // cycle t: the output VC it owns from before t (ivc_out_vc_q)
   output logic [NumLanes-1:0]        tail_ready_o,     // cycle t: ACTIVE with a tail at the front (Mutant 2; else 0)
   output logic [NumLanes-1:0]        progress_o,       // cycle t: classic: a head routed or granted in t (else 0)
   input  logic [LaneIdxW-1:0]        sa_sel_lane_i,    // cycle t: the lane the port offers
@@ -359,6 +360,7 @@ module torx_input_unit #(
     end
     assign sa_vc_o[v*VcIdxW +: VcIdxW] =
         (state == torx_pkg::IvcActive) ? ivc_out_vc_q[v*VcIdxW +: VcIdxW] : va_grant_vc_i[v*VcIdxW +: VcIdxW];
+    assign act_vc_o[v*VcIdxW +: VcIdxW] = ivc_out_vc_q[v*VcIdxW +: VcIdxW];
     assign sa_port_o[v*PortW +: PortW] = va_port_o[v*PortW +: PortW];
     if (Mutant == 2) begin : gen_mutant_tail_ready
       // Only Mutant 2 looks at it (torx_output_unit): without it the signal is constant.

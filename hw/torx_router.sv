@@ -162,7 +162,7 @@ module torx_router #(
   logic [TotalLanes-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, tail_ready, ivc_progress, spec_ok;
   logic [TotalLanes*PortW-1:0] va_port, sa_port;
   logic [TotalLanes*ClassW-1:0] va_class;
-  logic [TotalLanes*VcIdxW-1:0] va_grant_vc, sa_vc;
+  logic [TotalLanes*VcIdxW-1:0] va_grant_vc, sa_vc, act_vc, req_vc;
   // --- per output VC (router-wide index) ---
   logic [TotalVcs*Levels-1:0] ovc_credit_ok;   // [j*K + q]: a credit for level q
   logic [TotalVcs-1:0] ovc_free, ovc_grant, ovc_preempt, ovc_stack_ok;
@@ -329,6 +329,7 @@ module torx_router #(
       .sa_ready_o   (sa_ready[FirstLane +: Lanes]),
       .sa_port_o    (sa_port[FirstLane*PortW +: Lanes*PortW]),
       .sa_vc_o      (sa_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
+      .act_vc_o     (act_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
       .tail_ready_o (tail_ready[FirstLane +: Lanes]),
       .progress_o   (ivc_progress[FirstLane +: Lanes]),
       .sa_sel_lane_i(sa_in_lane[p*LaneIdxW +: LaneIdxW]),
@@ -415,6 +416,12 @@ module torx_router #(
   // start of the cycle (it is not preempted; models/router.cpp, step 2); a lane granted in this cycle
   // owns it from now on. Lookahead: a head's speculative request stands if the VC allocation of this
   // cycle grants it an output VC (sa_vc: the granted VC) with a credit (Mutant 6: whatever the credit).
+  // In the pipelined organizations a (non-speculative) switch request comes from a lane ACTIVE at the
+  // start of the cycle only, whose output VC is ivc_out_vc_q (act_vc): its credit check reads that
+  // register, not the VC allocator's grant, so no path runs from VC allocation into switch allocation
+  // (the speculative requests meet the VC allocation's result only in spec_ok, at the end). In
+  // single a lane granted in the cycle requests in it: its VC is the grant (sa_vc).
+  assign req_vc = (Pipeline == torx_pkg::PipeSingle) ? sa_vc : act_vc;
   always_comb begin
     for (int unsigned i = 0; i < TotalLanes; i++) begin
       sa_req[i] = 1'b0;
@@ -422,7 +429,7 @@ module torx_router #(
       for (int unsigned o = 0; o < NumPorts; o++) begin
         if (sa_port[i*PortW +: PortW] == PortW'(o)) begin
           sa_req[i] = sa_ready[i] &&
-                      ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
+                      ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(req_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
                                     i % Levels] &&
                       (Levels == 1 || va_grant[i] ||
                        ovc_owner[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * IvcW +: IvcW] ==
