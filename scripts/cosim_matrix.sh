@@ -11,6 +11,7 @@
 #   scripts/cosim_matrix.sh --json out.jsonl # also every torx.cosim/1 document, one per line
 #   scripts/cosim_matrix.sh --only r3d       # one configuration (and the mutants)
 #   scripts/cosim_matrix.sh --only pipelined # the lookahead and classic rows (and mutants 6, 7)
+#   scripts/cosim_matrix.sh --only lookahead # one organization's rows (lookahead: and mutants 6, 7)
 #   TORX=build/bin/torx MIN=2000000 scripts/cosim_matrix.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ while (($#)); do
     --quick) MIN=$((MIN / 10)) ;;
     --only) ONLY=$2; shift ;;
     --json) JSON=$2; shift ;;
-    -h|--help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cosim_matrix.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -85,8 +86,12 @@ echo "| configuration | network | cycles | router-cycles | compared | flits | ba
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for entry in "${matrix[@]}"; do
   IFS='|' read -r name nodes args <<<"$entry"
-  [[ -n $ONLY && $name != "$ONLY" && $ONLY != pipelined ]] && continue
-  [[ $ONLY == pipelined && $args != *pipeline=* ]] && continue
+  case $ONLY in
+    "") ;;
+    pipelined) [[ $args == *pipeline=* ]] || continue ;;
+    lookahead|classic) [[ $args == *pipeline=$ONLY* ]] || continue ;;
+    *) [[ $name == "$ONLY" ]] || continue ;;
+  esac
   # Cycles for MIN compared router-cycles: routers are clocked most of the time at these loads; the
   # run repeats with twice the cycles until the floor is reached.
   cycles=$(((MIN + nodes - 1) / nodes * 5 / 4))
@@ -128,8 +133,9 @@ echo
 echo "| mutant | caught at | field | first difference |"
 echo "|---|---:|---|---|"
 mutants=(1 2 3 4 6 7)
-[[ $ONLY == pipelined ]] && mutants=(6 7)
-for m in "${mutants[@]}"; do
+[[ $ONLY == pipelined || $ONLY == lookahead ]] && mutants=(6 7)
+[[ $ONLY == classic ]] && mutants=()
+for m in "${mutants[@]+"${mutants[@]}"}"; do
   org=single
   ((m >= 6)) && org=lookahead
   set +e
