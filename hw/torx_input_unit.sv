@@ -25,7 +25,9 @@
 //   - a flit on flit_i in cycle t passes P-1 non-stalling stage registers and is written into the
 //     lane of its VC (its sideband VC field) and level (its priority field) at the end of cycle
 //     t+P-1 (P = 1: the end of t); credits guarantee room. As it is written, the routing unit looks
-//     it up (wr_* / wr_route_i) and the route is kept next to the flit;
+//     it up (wr_* / wr_route_i) and the route is kept next to the flit; the buffer stores wr_store_i,
+//     which is wr_flit_o except in a lookahead router, where a head's la_port / la_class already
+//     hold its route at the next router (looked up as it is written, off the switch's path);
 //   - stage P, cycle t, from the registers at the start of t: an IDLE lane with a flit at the front
 //     takes the route stored with it (ivc_out_port_q / ivc_out_class_q from the end of t) and asks
 //     the VC allocator (va_req_o), as does a WAIT_VC lane; a lane granted in t (va_grant_i) is ACTIVE
@@ -83,6 +85,8 @@ module torx_input_unit #(
   output logic                       wr_valid_o,       // cycle t: a flit is written at the end of t
   output logic [FlitW-1:0]           wr_flit_o,        // cycle t: that flit
   input  logic [RouteW-1:0]          wr_route_i,       // cycle t: its route {invalid, class, port}
+  input  logic [FlitW-1:0]           wr_store_i,       // cycle t: what the buffer stores of it: wr_flit_o, or
+                                                       //   (lookahead) a head with the next router's route
   // Stage P, per lane.
   output logic [NumLanes-1:0]        nonempty_o,       // cycle t: a flit at the front (due)
   output logic [NumLanes-1:0]        va_req_o,         // cycle t: a routed head asks for an output VC
@@ -93,6 +97,7 @@ module torx_input_unit #(
   output logic [NumLanes-1:0]        sa_ready_o,       // cycle t: holds an output VC (credits, owner not checked)
   output logic [NumLanes*PortW-1:0]  sa_port_o,        // cycle t: its output port
   output logic [NumLanes*VcIdxW-1:0] sa_vc_o,          // cycle t: its output VC
+  output logic [NumLanes*VcIdxW-1:0] act_vc_o,         // cycle t: the output VC it owns from before t (ivc_out_vc_q)
   output logic [NumLanes-1:0]        progress_o,       // cycle t: classic: a head routed or granted in t (else 0)
   input  logic [LaneIdxW-1:0]        sa_sel_lane_i,    // cycle t: the lane the port offers
   input  logic                       sa_win_i,         // cycle t: it won; its front flit leaves
@@ -171,7 +176,7 @@ module torx_input_unit #(
       .rst_ni,
       .push_i     (wr_valid_o),
       .push_vc_i  (wr_vc),
-      .push_data_i({wr_flit_o[FlitW-1:VcFieldW], wr_route_i}),
+      .push_data_i({wr_store_i[FlitW-1:VcFieldW], wr_route_i}),
       .pop_i      (pop),
       .front_o    (front),
       .sel_vc_i   (VcW'(sel)),
@@ -236,7 +241,7 @@ module torx_input_unit #(
     always_ff @(posedge clk_i) begin
       if (wr_valid_o) begin
         peek_q[32'(wr_vc) * BufferDepth + 32'(alloc)] <=
-            {wr_route_i, wr_flit_o[VcFieldW + BodyTail], wr_flit_o[VcFieldW + BodyHead]};
+            {wr_route_i, wr_store_i[VcFieldW + BodyTail], wr_store_i[VcFieldW + BodyHead]};
       end
       if (wr_valid_o && wr_link) begin
         next_q[32'(wr_vc) * BufferDepth + 32'(wr_tail)] <= alloc;
@@ -250,7 +255,7 @@ module torx_input_unit #(
       .clk_i,
       .we_i   (wr_valid_o),
       .waddr_i(SlotW'(32'(wr_vc) * BufferDepth + 32'(alloc))),
-      .wdata_i(wr_flit_o[FlitW-1:VcFieldW + 2]),
+      .wdata_i(wr_store_i[FlitW-1:VcFieldW + 2]),
       .raddr_i(sel_slot),
       .rdata_o(sel_data)
     );
@@ -350,6 +355,7 @@ module torx_input_unit #(
     end
     assign sa_vc_o[v*VcIdxW +: VcIdxW] =
         (state == torx_pkg::IvcActive) ? ivc_out_vc_q[v*VcIdxW +: VcIdxW] : va_grant_vc_i[v*VcIdxW +: VcIdxW];
+    assign act_vc_o[v*VcIdxW +: VcIdxW] = ivc_out_vc_q[v*VcIdxW +: VcIdxW];
     assign sa_port_o[v*PortW +: PortW] = va_port_o[v*PortW +: PortW];
     assign routed_invalid[v] = nonempty && (state == torx_pkg::IvcIdle) && route[RouteW-1];
 
@@ -377,6 +383,8 @@ module torx_input_unit #(
   logic unused_front_head;   // read only by the assertions
   assign unused_front_head = ^front_head;
 `endif
+  logic unused_store_vc;     // the stored flit's link VC field: the buffer does not keep it
+  assign unused_store_vc = ^wr_store_i[VcFieldW-1:0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

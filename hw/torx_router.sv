@@ -50,8 +50,11 @@
 // across each network port (the lookahead image, docs/timing-contract.md, "Lookahead"). The host
 // loads each through the same configuration port, selected by cfg_sel_i (0: the router's own, 1 + p:
 // the neighbour's across network port p, whose node id is la_node_id_i[p]); cfg_*_o report on the
-// selected table. A mesh edge's port has no neighbour and no table. The neighbour's table p routes
-// every head leaving on port p: its la_port / la_class are rewritten as the flit crosses the switch.
+// selected table. A mesh edge's port has no neighbour and no table (its table is never loaded and
+// never read). The neighbour's table q routes every head bound for port q: its la_port / la_class
+// are rewritten as the head is written into its VC buffer (one lookup per input port and table, in
+// parallel with the own table's; the route it follows here is known then), so the head crosses the
+// switch unchanged.
 //
 //   SimTag          1: the flit carries the 64-bit simulation tag {seq, msg} above the payload
 //                   (every Verilated build: the lock-step comparison and the checker read it);
@@ -141,7 +144,7 @@ module torx_router #(
 
   // --- per port ---
   logic [NumPorts-1:0] wr_valid, in_empty, in_route_error;
-  logic [NumPorts*FlitW-1:0] wr_flit, xb_in_flit, xb_out_flit, xb_st_flit;
+  logic [NumPorts*FlitW-1:0] wr_flit, wr_store, xb_in_flit, xb_out_flit;
   logic [NumPorts*RouteW-1:0] wr_route, lk_route;
   logic [NumPorts-1:0] out_st_valid;
   logic [NumPorts*NumDims*CoordW-1:0] lk_dest;
@@ -154,7 +157,7 @@ module torx_router #(
   logic [TotalLanes-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, ivc_progress, spec_ok;
   logic [TotalLanes*PortW-1:0] va_port, sa_port;
   logic [TotalLanes*ClassW-1:0] va_class;
-  logic [TotalLanes*VcIdxW-1:0] va_grant_vc, sa_vc;
+  logic [TotalLanes*VcIdxW-1:0] va_grant_vc, sa_vc, act_vc, req_vc;
   // --- per output VC (router-wide index) ---
   logic [TotalVcs*Levels-1:0] ovc_credit_ok;   // [j*K + q]: a credit for level q
   logic [TotalVcs-1:0] ovc_free, ovc_grant, ovc_preempt, ovc_stack_ok;
@@ -223,54 +226,55 @@ module torx_router #(
         assign wr_route[p*RouteW +: RouteW] = lk_route[p*RouteW +: RouteW];
       end
     end
-    // The neighbours' tables, one lookup each: the head crossing to output p gets its route there.
+    // The neighbours' tables, one lookup per input port each, as the flit is written into its
+    // buffer (its output port is known then: wr_route): a head bound for network port q gets its
+    // route at the neighbour behind q in la_port / la_class before it is stored, so the switch
+    // moves it unchanged and no table sits between the allocators and the traversal register.
+    logic [NumNetPorts*NumPorts*RouteW-1:0] la_route;   // [q][p]: table q's route for input p's flit
+    for (genvar q = 0; q < NumNetPorts; q++) begin : gen_la_table
+      torx_routing_unit #(
+        .NumDims   (NumDims),
+        .NumLocal  (NumLocal),
+        .NumClasses(NumClasses),
+        .MaxRadix  (MaxRadix)
+      ) u_la_table (
+        .clk_i,
+        .rst_ni,
+        .node_id_i (la_node_id_i[q*32 +: 32]),
+        .cfg_i     ({cfg_valid_i && 32'(cfg_sel_i) == q + 1, cfg_data_i, cfg_last_i}),
+        .cfg_o     (cfg_rsp[(q + 1)*CfgRspW +: CfgRspW]),
+        .lk_dest_i (lk_dest),
+        .lk_neg_i  (lk_neg),
+        .lk_start_i(lk_start),
+        .lk_route_o(la_route[q*NumPorts*RouteW +: NumPorts*RouteW])
+      );
+    end
     for (genvar p = 0; p < NumPorts; p++) begin : gen_la
-      logic [FlitW-1:0] f;
+      logic [PortW-1:0] out;
       logic [LaPortW + ClassW - 1:0] la;
-      assign f = xb_out_flit[p*FlitW +: FlitW];
-      if (p < NumNetPorts) begin : gen_net
-        logic [RouteW-1:0] r;
-        logic [NumDims-1:0] neg;
-        assign neg = f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims];
-        torx_routing_unit #(
-          .NumDims   (NumDims),
-          .NumLocal  (NumLocal),
-          .NumClasses(NumClasses),
-          .MaxRadix  (MaxRadix),
-          .NumLookups(1)
-        ) u_la_table (
-          .clk_i,
-          .rst_ni,
-          .node_id_i (la_node_id_i[p*32 +: 32]),
-          .cfg_i     ({cfg_valid_i && 32'(cfg_sel_i) == p + 1, cfg_data_i, cfg_last_i}),
-          .cfg_o     (cfg_rsp[(p + 1)*CfgRspW +: CfgRspW]),
-          .lk_dest_i (f[HdrDest +: NumDims*CoordW]),
-          .lk_neg_i  (neg),
-          .lk_start_i(f[HdrStart +: StartDimW]),
-          .lk_route_o(r)
-        );
-        always_comb begin
-          la = '0;
-          if (r[RouteW-1]) la[NetPortW + 1] = 1'b1;                       // no route
-          else if (32'(r[PortW-1:0]) >= NumNetPorts) la[NetPortW] = 1'b1;  // eject
-          else begin
-            la[NetPortW-1:0] = NetPortW'(r[PortW-1:0]);
-            la[LaPortW +: ClassW] = r[PortW +: ClassW];
+      logic [FlitW-1:0] f_la;
+      assign out = wr_route[p*RouteW +: PortW];
+      always_comb begin
+        la = '0;   // a head bound for an ejection port carries no route
+        for (int unsigned q = 0; q < NumNetPorts; q++) begin
+          if (out == PortW'(q)) begin
+            if (la_route[(q*NumPorts + p)*RouteW + RouteW - 1]) la[NetPortW + 1] = 1'b1;      // no route
+            else if (32'(la_route[(q*NumPorts + p)*RouteW +: PortW]) >= NumNetPorts)
+              la[NetPortW] = 1'b1;                                                             // eject
+            else begin
+              la[NetPortW-1:0] = NetPortW'(la_route[(q*NumPorts + p)*RouteW +: PortW]);
+              la[LaPortW +: ClassW] = la_route[(q*NumPorts + p)*RouteW + PortW +: ClassW];
+            end
           end
         end
-      end else begin : gen_eject
-        assign la = '0;   // a head leaving on an ejection port carries no route
+        f_la = wr_flit[p*FlitW +: FlitW];
+        if (f_la[HdrHead]) f_la[HdrLa +: LaPortW + ClassW] = la;
       end
-      logic [FlitW-1:0] f_la;
-      always_comb begin
-        f_la = f;
-        if (f[HdrHead]) f_la[HdrLa +: LaPortW + ClassW] = la;
-      end
-      assign xb_st_flit[p*FlitW +: FlitW] = f_la;
+      assign wr_store[p*FlitW +: FlitW] = f_la;
     end
   end else begin : gen_no_lookahead
     assign wr_route = lk_route;
-    assign xb_st_flit = xb_out_flit;
+    assign wr_store = wr_flit;
     assign cfg_sel = '0;
     logic unused_la;   // only a lookahead router has neighbours' tables
     assign unused_la = ^{cfg_sel_i, la_node_id_i};
@@ -304,6 +308,7 @@ module torx_router #(
       .wr_valid_o   (wr_valid[p]),
       .wr_flit_o    (wr_flit[p*FlitW +: FlitW]),
       .wr_route_i   (wr_route[p*RouteW +: RouteW]),
+      .wr_store_i   (wr_store[p*FlitW +: FlitW]),
       .nonempty_o   (ivc_nonempty[FirstLane +: Lanes]),
       .va_req_o     (va_req[FirstLane +: Lanes]),
       .va_port_o    (va_port[FirstLane*PortW +: Lanes*PortW]),
@@ -313,6 +318,7 @@ module torx_router #(
       .sa_ready_o   (sa_ready[FirstLane +: Lanes]),
       .sa_port_o    (sa_port[FirstLane*PortW +: Lanes*PortW]),
       .sa_vc_o      (sa_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
+      .act_vc_o     (act_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
       .progress_o   (ivc_progress[FirstLane +: Lanes]),
       .sa_sel_lane_i(sa_in_lane[p*LaneIdxW +: LaneIdxW]),
       .sa_win_i     (sa_in_win[p]),
@@ -361,7 +367,7 @@ module torx_router #(
       .va_grant_ivc_i(ovc_grant_ivc[FirstVc*IvcW +: Vcs*IvcW]),
       .va_preempt_i  (ovc_preempt[FirstVc +: Vcs]),
       .xb_valid_i    (sa_out_valid[p]),
-      .xb_flit_i     (xb_st_flit[p*FlitW +: FlitW]),
+      .xb_flit_i     (xb_out_flit[p*FlitW +: FlitW]),
       .xb_vc_i       (src_vc),
       .xb_ivc_i      (src_ivc)
     );
@@ -395,6 +401,12 @@ module torx_router #(
   // start of the cycle (it is not preempted; models/router.cpp, step 2); a lane granted in this cycle
   // owns it from now on. Lookahead: a head's speculative request stands if the VC allocation of this
   // cycle grants it an output VC (sa_vc: the granted VC) with a credit.
+  // In the pipelined organizations a (non-speculative) switch request comes from a lane ACTIVE at the
+  // start of the cycle only, whose output VC is ivc_out_vc_q (act_vc): its credit check reads that
+  // register, not the VC allocator's grant, so no path runs from VC allocation into switch allocation
+  // (the speculative requests meet the VC allocation's result only in spec_ok, at the end). In
+  // single a lane granted in the cycle requests in it: its VC is the grant (sa_vc).
+  assign req_vc = (Pipeline == torx_pkg::PipeSingle) ? sa_vc : act_vc;
   always_comb begin
     for (int unsigned i = 0; i < TotalLanes; i++) begin
       sa_req[i] = 1'b0;
@@ -402,7 +414,7 @@ module torx_router #(
       for (int unsigned o = 0; o < NumPorts; o++) begin
         if (sa_port[i*PortW +: PortW] == PortW'(o)) begin
           sa_req[i] = sa_ready[i] &&
-                      ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
+                      ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(req_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
                                     i % Levels] &&
                       (Levels == 1 || va_grant[i] ||
                        ovc_owner[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * IvcW +: IvcW] ==

@@ -5,13 +5,19 @@ pipeline=single|lookahead|classic) for the architect's workloads, the credit loo
 throughput against buffer depth), and the BookSim 2 comparison when given its binary.
 
   scripts/pipeline_study.py [--torx build/bin/torx] [--out DIR] [--jobs 2] [--booksim PATH]
-                            [--skip workloads,loop,booksim]
+                            [--synth DIR|run] [--skip workloads,loop,booksim,time]
 
-Writes into --out (default ./pipeline-study): workloads.csv, loop.csv, booksim.csv (with --booksim)
-and tables.md (the Markdown tables docs/pipelines.md quotes). The fmax and area columns of the
-architect's table wait for the RTL of the organizations (issue 26); the time column is then
-cycles x clock period. BookSim is not part of torx: build it yourself
-(https://github.com/booksim/booksim2); without --booksim its part is skipped.
+Writes into --out (default ./pipeline-study): workloads.csv, loop.csv, booksim.csv (with --booksim),
+time.csv (with --synth) and tables.md (the Markdown tables docs/pipelines.md quotes), and the plots.
+The time part joins the workloads' cycles (workloads.csv, just run or left in --out by an earlier run)
+with each organization's clock period from the standard-cell flow: --synth DIR reads
+DIR/single.json, DIR/lookahead.json, DIR/classic.json (torx.area/2 documents of `scripts/synth.sh
+--topo 8x8 --flit-bytes 32 --param pipeline=ORG --json DIR/ORG.json`); --synth run makes them in
+--out/synth first (yosys and OpenSTA, minutes each); DIR/gossip.json, if there, is the gossip-mode
+router's (torx_gossip_router, single only), whose period times the --gossip-hw run. Time in ns = cycles x the period of the
+router's worst path into a register that moves flits or credits (the datapath path of
+docs/area.md). BookSim is not part of torx: build it yourself (https://github.com/booksim/booksim2);
+without --booksim its part is skipped.
 """
 import argparse
 import concurrent.futures
@@ -230,6 +236,79 @@ def booksim_rows(binary, bs, jobs):
         return list(ex.map(one, jobs_))
 
 
+# --- clock period and time --------------------------------------------------------------------------
+
+def synth_org(out_dir, org):
+    """Run the standard-cell flow on the 8x8 torus router of one organization (torx.area/2 into
+    out_dir/ORG.json)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(out_dir, f"{org}.json")
+    p = subprocess.run(["nice", "-n", "19", os.path.join(here, "synth.sh"), "--topo", "8x8", "--flit-bytes", "32",
+                        "--param", f"pipeline={org}", "--json", path],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        fail(f"scripts/synth.sh --param pipeline={org}: exit {p.returncode}: {p.stderr.strip()[-400:]}")
+    return path
+
+
+def read_synth(path, org):
+    """Area, worst path and datapath path of one organization's router from a torx.area/2 document."""
+    try:
+        doc = json.load(open(path))
+    except (OSError, ValueError) as e:
+        fail(f"--synth: {path}: {e}")
+    if not isinstance(doc, dict) or doc.get("schema") != "torx.area/2":
+        fail(f"--synth: {path} is not a torx.area/2 document")
+    rows = [m for m in doc.get("modules", []) if "critical_path_ns" in m]
+    if len(rows) != 1:
+        fail(f"--synth: {path} holds {len(rows)} routers, not one")
+    r = rows[0]
+    want = {"single": 0, "lookahead": 1, "classic": 2}[org]
+    if int(r["params"].get("Pipeline", 0)) != want:
+        fail(f"--synth: {path} is the router of Pipeline = {r['params'].get('Pipeline', 0)}, not {org} ({want})")
+    d = r.get("datapath") or r
+    return dict(organization=org, um2=r["um2"], nand2_eq=r["nand2_eq"], flops=r["flops"],
+                worst_ns=r["critical_path_ns"], worst_end=r["critical_path"]["end"].get("register", ""),
+                period_ns=d["critical_path_ns"], fmax_mhz=d["fmax_mhz"],
+                path=" → ".join(u["unit"] for u in d["critical_path"]["units"]),
+                clock_ns=doc.get("clock_ns"), liberty=os.path.basename(str(doc.get("tools", {}).get("liberty", ""))))
+
+
+def read_gossip(path):
+    """The gossip-mode router's area and periods (torx_gossip_router: a router of its own, in the
+    single organization only) from a torx.area/2 document, or None without one."""
+    if not os.path.exists(path):
+        return None
+    doc = json.load(open(path))
+    rows = [m for m in doc.get("modules", []) if "critical_path_ns" in m and m["name"] == "torx_gossip_router"]
+    if doc.get("schema") != "torx.area/2" or len(rows) != 1:
+        fail(f"--synth: {path} is not a torx.area/2 document of one torx_gossip_router")
+    r = rows[0]
+    d = r.get("datapath") or r
+    return dict(organization="gossip", um2=r["um2"], nand2_eq=r["nand2_eq"], flops=r["flops"],
+                worst_ns=r["critical_path_ns"], worst_end=r["critical_path"]["end"].get("register", ""),
+                period_ns=d["critical_path_ns"], fmax_mhz=d["fmax_mhz"],
+                path=" → ".join(u["unit"] for u in d["critical_path"]["units"]),
+                clock_ns=doc.get("clock_ns"), liberty="")
+
+
+def time_rows(workloads, synth):
+    """Every workload's cycles (or mean latency) times each organization's period; a --gossip-hw run
+    times the gossip router's period (synth["gossip"]; left out without it)."""
+    rows = []
+    for w in workloads:
+        if w["cycles"] == "":
+            continue
+        s = synth[w["organization"]]
+        if "--gossip-hw" in w["workload"]:
+            if not synth.get("gossip"):
+                continue
+            s = synth["gossip"]
+        rows.append(dict(workload=w["workload"], organization=w["organization"], cycles=w["cycles"],
+                         period_ns=s["period_ns"], ns=round(float(w["cycles"]) * s["period_ns"], 1)))
+    return rows
+
+
 def write_csv(path, rows):
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
@@ -295,6 +374,29 @@ def plot(out):
         fig.tight_layout()
         fig.savefig(os.path.join(out, "workloads.svg"))
         plt.close(fig)
+    tm = os.path.join(out, "time.csv")
+    if os.path.exists(tm):
+        rows = list(csv.DictReader(open(tm)))
+        names = list(dict.fromkeys(r["workload"] for r in rows))
+        fig, ax = plt.subplots(figsize=(7, 3.8))
+        width = 0.27
+        for i, org in enumerate(ORGS):
+            vals = []
+            for n in names:
+                base = next(float(r["ns"]) for r in rows if r["workload"] == n and r["organization"] == "single")
+                r = next((r for r in rows if r["workload"] == n and r["organization"] == org), None)
+                vals.append(float(r["ns"]) / base if r else 0)
+            ax.bar([k + (i - 1) * width for k in range(len(names))], vals, width, label=org)
+        ax.axhline(1.0, color="black", lw=0.6)
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel("time / single's (cycles x period)")
+        ax.set_title("time in ns relative to single (OSU 0.18 µm periods of the 8x8 router)", fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "time.svg"))
+        plt.close(fig)
 
 
 def main():
@@ -303,15 +405,19 @@ def main():
     ap.add_argument("--out", default="pipeline-study")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--booksim", default="")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: workloads, loop, booksim")
+    ap.add_argument("--synth", default="", metavar="DIR|run",
+                    help="the organizations' synthesis (DIR/ORG.json, torx.area/2), or run: make them in --out/synth")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: workloads, loop, booksim, time")
     a = ap.parse_args()
     if not os.access(a.torx, os.X_OK):
         fail(f"--torx {a.torx}: not an executable")
     if a.booksim and not os.access(a.booksim, os.X_OK):
         fail(f"--booksim {a.booksim}: not an executable")
     skip = set(filter(None, a.skip.split(",")))
-    if skip - {"workloads", "loop", "booksim"}:
-        fail(f"--skip {a.skip}: the parts are workloads, loop, booksim")
+    if skip - {"workloads", "loop", "booksim", "time"}:
+        fail(f"--skip {a.skip}: the parts are workloads, loop, booksim, time")
+    if a.synth and a.synth != "run" and not os.path.isdir(a.synth):
+        fail(f"--synth {a.synth}: not a directory (or 'run')")
     os.makedirs(a.out, exist_ok=True)
     md = []
     if "workloads" not in skip:
@@ -348,6 +454,38 @@ def main():
         for r in rows:
             md.append(f"| {r['organization']} | {r['case']} | {r['booksim']} | {r['torx']} | {r['unit']} |")
         md.append("")
+    if "time" not in skip and a.synth:
+        sdir = a.synth
+        if sdir == "run":
+            sdir = os.path.join(a.out, "synth")
+            os.makedirs(sdir, exist_ok=True)
+            for org in ORGS:
+                synth_org(sdir, org)
+        synth = {org: read_synth(os.path.join(sdir, f"{org}.json"), org) for org in ORGS}
+        synth["gossip"] = read_gossip(os.path.join(sdir, "gossip.json"))
+        wl = os.path.join(a.out, "workloads.csv")
+        if not os.path.exists(wl):
+            fail(f"the time part needs {wl} (run the workloads part first)")
+        rows = time_rows(list(csv.DictReader(open(wl))), synth)
+        write_csv(os.path.join(a.out, "time.csv"), rows)
+        write_csv(os.path.join(a.out, "synth.csv"), [synth[o] for o in ORGS + ("gossip",) if synth[o]])
+        md += ["## The routers (8x8 torus, 32-byte flits, OSU 0.18 µm)", "",
+               "| organization | area µm² | flops | worst path ns (ends at) | datapath path ns | fmax MHz | datapath path |",
+               "|---|---:|---:|---|---:|---:|---|"]
+        for o in ORGS + ("gossip",):
+            x = synth[o]
+            if not x:
+                continue
+            md.append(f"| {o} | {x['um2']:,.0f} | {x['flops']:,} | {x['worst_ns']:.2f} ({x['worst_end']}) | "
+                      f"{x['period_ns']:.2f} | {x['fmax_mhz']:.1f} | {x['path']} |")
+        md += ["", "## Time (ns = cycles x datapath period; traffic: mean packet latency in ns)", ""]
+
+        def tcell(r):
+            base = next(x for x in rows if x["workload"] == r["workload"] and x["organization"] == "single")
+            rel = "" if r["organization"] == "single" else f" ({100 * (r['ns'] / base['ns'] - 1):+.1f} %)"
+            return f"{r['ns']:,.1f}{rel}"
+
+        md += [table(rows, "workload", ORGS, tcell), ""]
     if md:
         with open(os.path.join(a.out, "tables.md"), "w") as f:
             f.write("\n".join(md))
