@@ -307,6 +307,25 @@ def find_torx():
                "or set TORX=path/to/torx")
 
 
+def check_torx():
+    """The torx find_torx() gives, if it has `torx rtl params` (a build configured with
+    -DTORX_BUILD_RTL=OFF has no `torx rtl`); Fail naming what is wrong otherwise."""
+    torx = find_torx()
+    try:
+        r = subprocess.run([torx, "rtl", "params", "--help"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise Fail(f"{torx}: cannot run it ({e})")
+    if r.returncode != 0:
+        raise Fail(no_rtl_message(torx))
+    return torx
+
+
+def no_rtl_message(torx):
+    return (f"{torx} has no `torx rtl params` (a build configured with -DTORX_BUILD_RTL=OFF, or without "
+            "Verilator), which derives the router's parameters: use a torx built with the RTL (the default; "
+            "TORX=path/to/torx)")
+
+
 def torx_rtl_params(a, want_top):
     """The Verilator parameters torx derives for the unit `want_top` of a network given by torx
     options (`torx rtl params ALGO ...`: model::router_shape, the one derivation; issue 22). The
@@ -327,6 +346,8 @@ def torx_rtl_params(a, want_top):
     for item in a.param:
         cmd += ["--param", item]
     r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0 and re.search(r"unknown command 'rtl'|has no RTL model", r.stderr):
+        raise Fail(no_rtl_message(cmd[0]))
     if r.returncode != 0:
         raise Fail(f"`{' '.join(cmd[1:])}` refused the configuration: "
                    f"{(r.stderr.strip().splitlines() or ['exit ' + str(r.returncode)])[-1]}")
@@ -1451,8 +1472,8 @@ def main(argv):
                    "Debian packages into the cache and exit (scripts/setup.sh --synth runs it)")
     g.add_argument("--dry-run", action="store_true", help="check the arguments and tools, print the configurations "
                    "with their RTL parameters and exit")
-    g.add_argument("--check-tools", action="store_true", help="print the yosys, sta and liberty the flow uses; exit 2 if "
-                   "one is missing")
+    g.add_argument("--check-tools", action="store_true", help="print the yosys, sta, liberty and torx (with `torx rtl "
+                   "params`) the flow uses; exit 2 if one is missing")
     a = p.parse_args(argv)
 
     if a.render:
@@ -1494,8 +1515,9 @@ def main(argv):
     if a.check_tools:
         yosys, sta, lib = tools(a.liberty, fetch_missing=False)
         facts = library_facts(lib)
+        torx = check_torx()
         print(f"yosys   {yosys}\nsta     {sta}\nliberty {lib}\nNAND2   {facts['nand2_cell']} {facts['nand2_um2']:g}\n"
-              f"link register {facts['link_ff']}")
+              f"link register {facts['link_ff']}\ntorx    {torx}")
         return 0
     if a.jobs < 1 or a.jobs > 64:
         raise Fail(f"--jobs {a.jobs}: out of range 1 .. 64")
