@@ -1047,14 +1047,21 @@ def area_tables(doc):
     rows = tops(doc)
     plain = [r for r in rows if r["name"] == "torx_router"]
     if plain:
-        out.append("| configuration | N | L | V | D | K | F | **router µm²** | **NAND2 eq.** | flops | fmax MHz | "
+        # The router organization (issue 26, `--param pipeline=`): a column once a row is not the
+        # single-cycle router, so that such a row does not read as its single-cycle twin.
+        orgs = any(r["params"].get("Pipeline", 0) for r in plain)
+        names = {v: k for k, v in PIPELINE_NAMES.items()}
+        out.append("| configuration | N | L | V | D | K | F | " + ("organization | " if orgs else "") +
+                   "**router µm²** | **NAND2 eq.** | flops | fmax MHz | "
                    "datapath fmax | " + " | ".join(lbl for _, lbl in ROUTER_PARTS) + " | buffer RF (bits) |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * (len(ROUTER_PARTS) + 1))
+        out.append("|---|---:|---:|---:|---:|---:|---:|" + ("---|" if orgs else "") + "---:|---:|---:|---:|---:|" +
+                   "---:|" * (len(ROUTER_PARTS) + 1))
         for r in plain:
             p, sub = r["params"], parts(doc, r)
             cols = [f"{100 * sub[n]['um2'] / r['um2']:.1f} %" if n in sub else "-" for n, _ in ROUTER_PARTS]
+            org = f"{names.get(p.get('Pipeline', 0), p.get('Pipeline'))} | " if orgs else ""
             out.append(f"| {p['config']} | {p['NumDims']} | {p['NumLocal']} | {p['VcsPerClass']} | {p['BufferDepth']} | "
-                       f"{p.get('PriorityLevels', 1)} | {p['FlitBytes']} | **{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
+                       f"{p.get('PriorityLevels', 1)} | {p['FlitBytes']} | {org}**{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
                        f"{num(r['flops'])} | {fmax_cols(r)} | " + " | ".join(cols) + f" | {rf_col(r)} |")
     other = [r for r in rows if r["name"] != "torx_router"]
     if other:
