@@ -521,6 +521,18 @@ def sources(top=None):
     return [os.path.join(HW, f + ".sv") for f in every if f in need]
 
 
+def rtl_digest(top):
+    """sha256 of the RTL a synthesis of `top` reads (sources(top)): each file's code without comments
+    and with runs of white space as one space, so that a comment or layout change keeps it. A
+    document's row keeps it (`rtl_sha256`); docs/area.md names the rows whose RTL is not this tree's."""
+    h = hashlib.sha256()
+    for path in sources(top):
+        with open(path, errors="replace") as fh:
+            code = re.sub(r"//[^\n]*|/\*.*?\*/", "", fh.read(), flags=re.S)
+        h.update(os.path.basename(path).encode() + b"\0" + " ".join(code.split()).encode() + b"\0")
+    return h.hexdigest()
+
+
 # Sub-units that exist so that one piece of RTL serves several units; synthesized inside their users.
 INLINED = ("torx_cfg_loader", "torx_input_pipe", "torx_vc_fifo", "torx_router_status")
 
@@ -604,12 +616,13 @@ def run_config(cfg, yosys, sta, lib, facts, clock_ns, flatten, workdir):
         fh.write(f"set_driving_cell {drive}\nset_load {facts['link_ff_d_cap'] * 1000:.2f}\n")
     with open(os.path.join(workdir, "synth.ys"), "w") as fh:
         fh.write(yosys_script(cfg, lib, clock_ns, flatten))
+    digest = rtl_digest(cfg["top"])
     t0 = time.monotonic()
     code, _, err, cpu = run_tool([yosys, "-q", "-l", "yosys.log", "-s", "synth.ys"], workdir)
     if code != 0:
         raise RuntimeError(f"yosys failed on {cfg['name']}:\n{tail(os.path.join(workdir, 'yosys.log'))}{err[-2000:]}")
     with open(os.path.join(workdir, "config.json"), "w") as fh:
-        json.dump({"config": cfg, "clock_ns": clock_ns, "flatten": flatten,
+        json.dump({"config": cfg, "clock_ns": clock_ns, "flatten": flatten, "rtl_sha256": digest,
                    "yosys_seconds": round(time.monotonic() - t0, 1), "yosys_cpu_seconds": cpu}, fh, indent=1)
     return time_config(workdir, sta, lib, facts)
 
@@ -657,6 +670,8 @@ def time_config(workdir, sta, lib, facts):
         saved["sta_cpu_seconds"] = round(sum(cpu), 1)
         with open(os.path.join(workdir, "config.json"), "w") as fh:
             json.dump(saved, fh, indent=1)
+    if "rtl_sha256" in saved:  # the RTL the netlist was synthesized from (also with --retime)
+        rows[0]["rtl_sha256"] = saved["rtl_sha256"]
     rows[0]["seconds"] = {"yosys": saved["yosys_seconds"], "sta": sta_seconds}
     for tool in ("yosys", "sta"):  # CPU seconds (run_tool), where the run measured them
         if f"{tool}_cpu_seconds" in saved:
@@ -1421,6 +1436,20 @@ def render_doc(doc):
              "have not been synthesized since the RTL last changed: "
              + ", ".join(f"`{n}`" for n in missing) + " (`scripts/synth.sh --only NAME --out DIR` synthesizes "
              "one, `--combine` joins its document to this one's).")
+    # Rows of an earlier RTL: their recorded digest is not this tree's hw/ (or none was recorded).
+    known = {}
+    stale = []
+    for r in tops(doc):
+        if r["name"] not in known:
+            known[r["name"]] = rtl_digest(r["name"]) if os.path.isfile(os.path.join(HW, r["name"] + ".sv")) else None
+        if known[r["name"]] and r.get("rtl_sha256") != known[r["name"]]:
+            stale.append(r["params"]["config"])
+    if stale:
+        cover += (f" {'Every row was' if len(stale) == len(tops(doc)) else f'{len(stale)} of the {len(tops(doc))} rows were'}"
+                  " synthesized from an earlier RTL than this tree's `hw/` (the digest of the files the "
+                  "synthesis read, `rtl_sha256` in the data, differs or was not recorded): "
+                  + ", ".join(f"`{n}`" for n in stale) + "; their figures are that RTL's, and a comparison "
+                  "with a row of today's RTL mixes the two (`scripts/synth.sh --only NAME,...` synthesizes them again).")
     text = text.replace("@COVER@", cover)
     for key, val in (("@TOOLS@", tools_line), ("@NAND2@", f"{t['nand2_um2']:g} µm², the {t['nand2_cell']}"),
                      ("@TARGET@", str(int(round(doc['clock_ns'] * 1000)))), ("@CLOCK@", f"{doc['clock_ns']:g}"),
