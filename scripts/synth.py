@@ -1432,8 +1432,8 @@ def render_doc(doc):
     have = {r["params"]["config"] for r in tops(doc)}
     missing = [n for _, n, _ in TABLE if n not in have]
     cover = ("" if not missing else
-             f" This page covers {len(TABLE) - len(missing)} of the table's {len(TABLE)} configurations; the others "
-             "have not been synthesized since the RTL last changed: "
+             f" This page covers {len(TABLE) - len(missing)} of the table's {len(TABLE)} configurations; the "
+             + ("other has" if len(missing) == 1 else "others have") + " not been synthesized since the RTL last changed: "
              + ", ".join(f"`{n}`" for n in missing) + " (`scripts/synth.sh --only NAME --out DIR` synthesizes "
              "one, `--combine` joins its document to this one's).")
     # Rows of an earlier RTL: their recorded digest is not this tree's hw/ (or none was recorded).
