@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sched.h>
 #include <sys/wait.h>
@@ -85,11 +86,22 @@ pid_t spawn(const std::vector<std::string>& argv, const fs::path& log, int out_f
   return pid;
 }
 
+// The CPU seconds (user + system) of the children this thread has waited for: a build's figure for
+// its manifest (cpu_seconds), whatever else the process runs at the same time.
+thread_local double t_child_cpu = 0;
+
+void add_child_cpu(const struct rusage& ru) {
+  t_child_cpu += static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                 static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 int wait_for(pid_t pid) {
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
+  struct rusage ru {};
+  while (::wait4(pid, &status, 0, &ru) < 0) {
     if (errno != EINTR) return -1;
   }
+  add_child_cpu(ru);
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
@@ -171,8 +183,16 @@ const Tools& tools() {
   if (found) return t;
   t.want_verilator = getenv_str("TORX_VERILATOR").empty() ? "verilator" : getenv_str("TORX_VERILATOR");
   t.verilator = find_program(t.want_verilator);
+  // $TORX_CXX, else clang++ (what the build found: it compiles the generated code in about 0.75 of
+  // g++'s CPU time, docs/rtl.md "Build time"), else the compiler that built torx, else c++.
   t.want_cxx = getenv_str("TORX_CXX");
-  if (t.want_cxx.empty()) t.want_cxx = find_program(kCxxCompiler).empty() ? "c++" : kCxxCompiler;
+  if (t.want_cxx.empty())
+    for (const char* c : {kCxxCompiler, kCxxFallback, "c++"})
+      if (*c != '\0' && !find_program(c).empty()) {
+        t.want_cxx = c;
+        break;
+      }
+  if (t.want_cxx.empty()) t.want_cxx = "c++";
   t.cxx = find_program(t.want_cxx);
   t.verilator_id = file_id(t.verilator);
   t.cxx_id = file_id(t.cxx);
@@ -195,7 +215,7 @@ BuildTools check_build_tools(const Tools& t) {
   if (t.cxx.empty())
     throw sw::InputError(fmt::format(
         "the RTL model must be compiled on first use, and the C++ compiler '{}' is not installed: install it with "
-        "`apt-get install g++` (or set TORX_CXX to a compiler)",
+        "`apt-get install clang` (or g++; or set TORX_CXX to a compiler)",
         t.want_cxx));
   BuildTools b;
   int rc = 0;
@@ -230,8 +250,10 @@ const std::string& kit_hash() {
                                      "headers on-demand models are built from; reinstall torx, or set TORX_RTL_KIT)",
                                      kit.string()));
   std::vector<fs::path> files;
+  // The mutants' patches (KIT/mutants) are keyed by the models that apply them, not by every model.
   for (const auto& e : fs::recursive_directory_iterator(kit))
-    if (e.is_regular_file()) files.push_back(e.path());
+    if (e.is_regular_file() && fs::relative(e.path(), kit).generic_string().rfind("mutants/", 0) != 0)
+      files.push_back(e.path());
   std::sort(files.begin(), files.end());
   uint64_t v = 0xcbf29ce484222325ull;
   for (const auto& f : files) {
@@ -334,13 +356,13 @@ std::string utc_now() {
 }
 
 // How a model's C++ is made (docs/rtl.md, "Build time"): the project's defaults, or $TORX_RTL_TUNE
-// ("vflags=-fno-inline;fast=-O2;slow=-O0;trace=-O0;units=3", any subset) for scripts/bench_rtl_build.sh.
-// Its text is part of the key: a tuned model never stands in for a default one.
+// ("vflags=-fno-inline;fast=-O2;slow=-O0;trace=-O1;units=3", any subset) for scripts/bench_rtl_build.sh.
+// Its text (defaults included) is part of the key: a model built another way never stands in.
 struct Tuning {
   std::string vflags;            // appended to Verilator's flags
   std::string fast = "-O1";      // what every cycle runs
   std::string slow = "-O0";      // __Slow files: construction, settling, a trace's first dump
-  std::string trace = "-O1";     // __Trace files (not __Slow): each cycle, only while a waveform is open
+  std::string trace = "-O0";     // __Trace files (not __Slow): each cycle, only while a waveform is open
   int units = 0;                 // unity files for the fast code (0: the jobs)
   std::string text() const { return fmt::format("vflags={};fast={};slow={};trace={};units={}", vflags, fast, slow, trace, units); }
 };
@@ -366,6 +388,23 @@ const Tuning& tuning() {
       throw sw::InputError(fmt::format("TORX_RTL_TUNE: unknown item '{}' (vflags=, fast=, slow=, trace=, units=)", item));
   }
   return t;
+}
+
+// TORX_RTL_PROPS_PORTS=N (scripts/test.sh sets 5; docs/rtl.md, "Build time"): the RTL properties
+// (hw/props) are compiled only into routers of at most N ports (network and local); a larger router
+// is built without them (+define+TORX_PROPS_OFF, "props off" in its key and manifest): they double
+// the generated C++ of a 3D router. Unset: every model has them. Barrier units always have them.
+bool props_off(const RtlModelSpec& spec) {
+  const std::string v = getenv_str("TORX_RTL_PROPS_PORTS");
+  if (v.empty() || !spec.sources.empty() || spec.top == "torx_barrier") return false;
+  if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 4)
+    throw sw::InputError(fmt::format("TORX_RTL_PROPS_PORTS: '{}' is not a number of ports", v));
+  int64_t dims = 1, local = 1;
+  for (const auto& [k, val] : spec.params) {
+    if (k == "NumDims") dims = val;
+    if (k == "NumLocal") local = val;
+  }
+  return 2 * dims + local > std::stoll(v);
 }
 
 // A rough figure for the progress line: Verilator plus two compiler jobs grow with the ports and lanes.
@@ -415,6 +454,58 @@ std::string foreign_sources_hash(const RtlModelSpec& spec) {
     v = fnv1a64(body.data(), body.size(), v);
   }
   return hex64(v);
+}
+
+// A hand-written mutant's patch (testbenches/rtl/mutants/*.patch, staged into KIT/mutants): a unified
+// diff of hw/ (diff -u), applied by content to the SV files in `sv`: each hunk's old lines (context
+// and removed) must occur exactly once in its file (the path after "hw/": torx_router.sv,
+// props/torx_output_unit_props.svh) and are replaced by its new lines; the hunk's line
+// numbers are not used, so an edit elsewhere in the file does not stop it, and a hunk whose lines
+// changed fails with the file and hunk named.
+void apply_patch(const fs::path& patch, const fs::path& sv) {
+  struct Hunk {
+    std::string file, old_text, new_text;
+  };
+  std::vector<Hunk> hunks;
+  std::string file;
+  bool in_hunk = false;
+  std::istringstream in(read_file(patch));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("+++ ", 0) == 0) {
+      file = line.substr(4, line.find('\t') == std::string::npos ? std::string::npos : line.find('\t') - 4);
+      const size_t hw = file.find("hw/");
+      file = hw == std::string::npos ? fs::path(file).filename().string() : file.substr(hw + 3);
+      in_hunk = false;
+    } else if (line.rfind("--- ", 0) == 0) {
+      in_hunk = false;  // a file's header (no SV line starts with "-- " or "++ ")
+    } else if (line.rfind("@@", 0) == 0) {
+      if (file.empty()) throw std::runtime_error(fmt::format("{}: a hunk before its file's +++ line", patch.string()));
+      hunks.push_back({file, "", ""});
+      in_hunk = true;
+    } else if (in_hunk && !line.empty() && (line[0] == ' ' || line[0] == '-' || line[0] == '+')) {
+      if (line[0] != '+') hunks.back().old_text += line.substr(1) + "\n";
+      if (line[0] != '-') hunks.back().new_text += line.substr(1) + "\n";
+    } else if (in_hunk && !line.empty() && line[0] == '\\') {
+      continue;  // "\ No newline at end of file"
+    } else {
+      in_hunk = false;  // the text before the first file: what the mutant is
+    }
+  }
+  if (hunks.empty()) throw std::runtime_error(fmt::format("{}: no hunk", patch.string()));
+  for (size_t i = 0; i < hunks.size(); ++i) {
+    const Hunk& h = hunks[i];
+    const fs::path f = sv / h.file;
+    std::string text = read_file(f);
+    const size_t at = text.find(h.old_text);
+    const bool twice = at != std::string::npos && text.find(h.old_text, at + 1) != std::string::npos;
+    if (at == std::string::npos || twice)
+      throw std::runtime_error(fmt::format("the mutant patch {} does not apply: hunk {} {} in {} (the SV changed "
+                                           "since the patch was made: regenerate it, docs/verification.md)",
+                                           patch.filename().string(), i + 1,
+                                           twice ? "matches more than once" : "is not found", h.file));
+    text.replace(at, h.old_text.size(), h.new_text);
+    std::ofstream(f, std::ios::binary | std::ios::trunc) << text;
+  }
 }
 
 // Verilator's arguments for the sources of `spec`: the kit's SV files, or a foreign top's.
@@ -561,7 +652,9 @@ std::string compile_model(const ModelCompile& mc) {
     while (running.size() >= limit && !running.empty()) {
       for (size_t k = 0; k < running.size();) {
         int status = 0;
-        const pid_t r = ::waitpid(running[k], &status, WNOHANG);
+        struct rusage ru {};
+        const pid_t r = ::wait4(running[k], &status, WNOHANG, &ru);
+        if (r == running[k]) add_child_cpu(ru);
         if (r == running[k] || (r < 0 && errno != EINTR)) {
           if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) bad = true;
           running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
@@ -636,8 +729,17 @@ std::string RtlCache::key_of(const RtlModelSpec& spec) {
   std::string text = fmt::format(
       "torx-rtl-key {}\ntop {}\nparams {}\nkit {}\nverilator {} {}\nverilator-flags {}\ncxx {}\ncxx-flags {}\n{}",
       kRtlFactoryAbi, spec.top, spec.param_args(), kit_hash(), kVerilatorVersion, t.verilator_id, verilator_flags(),
-      t.cxx_id, model_cxx_flags(), getenv_str("TORX_RTL_TUNE").empty() ? "" : "tune " + tuning().text() + "\n");
+      t.cxx_id, model_cxx_flags(), "tune " + tuning().text() + "\n");
   if (!spec.sources.empty()) text += fmt::format("foreign {} {}\n", kForeignVerilatorFlags, foreign_sources_hash(spec));
+  if (!spec.patch.empty()) {
+    const fs::path p = rtl_kit_dir() / "mutants" / spec.patch;
+    if (!fs::is_regular_file(p))
+      throw std::runtime_error(fmt::format("the RTL kit {} has no mutant patch {} (reinstall torx, or set TORX_RTL_KIT)",
+                                           rtl_kit_dir().string(), spec.patch));
+    const std::string body = read_file(p);
+    text += fmt::format("patch {} {}\n", spec.patch, hex64(fnv1a64(body.data(), body.size())));
+  }
+  if (props_off(spec)) text += "props off\n";
   return hex64(fnv1a64(text.data(), text.size()));
 }
 
@@ -702,6 +804,7 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   const BuildTools bt = check_build_tools(t);
   const fs::path kit = rtl_kit_dir();
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = t_child_cpu;
   const fs::path tmp = dir_ / fmt::format(".tmp-{}-{}", entry.filename().string(), ::getpid());
   fs::remove_all(tmp);
   fs::create_directories(tmp / "obj");
@@ -736,8 +839,23 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   }
   cmd.insert(cmd.end(), {"-Mdir", (tmp / "obj").string(), "--prefix", prefix, "--top-module", spec.top});
   for (const auto& [k, v] : spec.params) cmd.push_back(fmt::format("-G{}={}", k, v));
+  if (props_off(spec)) cmd.push_back("+define+TORX_PROPS_OFF");
   {
-    const std::vector<std::string> src = verilator_sources(spec, kit);
+    // A mutant: the kit's SV sources copied into the build directory and its patch applied there.
+    fs::path sv_kit = kit;
+    if (!spec.patch.empty()) {
+      sv_kit = tmp / "mutant";
+      std::error_code ec;
+      fs::create_directories(sv_kit, ec);
+      fs::copy(kit / "sv", sv_kit / "sv", fs::copy_options::recursive, ec);
+      if (ec) fail(fmt::format("cannot copy the kit's sources for the mutant: {}", ec.message()));
+      try {
+        apply_patch(kit / "mutants" / spec.patch, sv_kit / "sv");
+      } catch (const std::exception& e) {
+        fail(e.what());
+      }
+    }
+    const std::vector<std::string> src = verilator_sources(spec, sv_kit);
     cmd.insert(cmd.end(), src.begin(), src.end());
   }
   {
@@ -748,6 +866,7 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   if (const int rc = wait_for(spawn(cmd, log)); rc != 0) fail(fmt::format("verilator exited with {}", rc));
   const double verilator_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double verilator_cpu = t_child_cpu - cpu_start;
 
   // 2. The factory, from the kit's template.
   std::string factory = read_file(kit / "rtl_factory.cpp.in");
@@ -793,7 +912,12 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
       << "so_bytes " << bytes << '\n'
       << "so_fnv64 " << hex64(sum) << '\n'
       << fmt::format("build_seconds {:.1f}\n", seconds)
-      << fmt::format("verilator_seconds {:.1f}\n", verilator_seconds) << "built_at " << utc_now() << '\n'
+      << fmt::format("verilator_seconds {:.1f}\n", verilator_seconds)
+      << fmt::format("cpu_seconds {:.1f}\n", t_child_cpu - cpu_start)
+      << fmt::format("verilator_cpu_seconds {:.1f}\n", verilator_cpu)
+      << "tune " << tuning().text() << '\n'
+      << "props " << (props_off(spec) ? "off" : "on") << '\n'
+      << "built_at " << utc_now() << '\n'
       << "end\n";
     m.flush();
     if (!m) fail("cannot write the manifest");
@@ -811,7 +935,8 @@ void RtlCache::build(const RtlModelSpec& spec, const fs::path& entry) {
   fs::rename(tmp, entry, ec);
   if (ec) fail(fmt::format("cannot move the build into {}: {}", entry.string(), ec.message()));
   if (opt_.progress)
-    std::fprintf(stderr, "[torx rtl] built %s in %.0f s\n", spec.name.c_str(), seconds);
+    std::fprintf(stderr, "[torx rtl] built %s in %.0f s (%.0f s of CPU)\n", spec.name.c_str(), seconds,
+                 t_child_cpu - cpu_start);
 }
 
 std::string RtlCache::inspect(const RtlModelSpec& spec) {

@@ -40,6 +40,10 @@ struct RtlModelSpec {
   // paths), read instead of the kit's, each one's directory a -I and -y of Verilator's; the key
   // covers their content and that of every SV file in those directories. Empty: a torx model.
   std::vector<std::string> sources;
+  // A hand-written mutant of a torx model (torx cosim --mutant N; docs/verification.md, "Hand-written
+  // mutants"): its patch's file name in KIT/mutants, applied to a copy of the kit's SV sources when
+  // the model is built (hw/ carries no mutant); the key covers the patch. Empty: none.
+  std::string patch;
   // "-GNumDims=3 -GNumLocal=1 ...".
   std::string param_args() const;
 };

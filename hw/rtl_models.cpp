@@ -192,13 +192,14 @@ RtlModelSpec spec_of(const RtlRouterConfig& c) {
               {"VcsPerClass", c.shape.vcs_per_class}, {"BufferDepth", c.shape.buffer_depth}, {"PipelineStages", c.shape.pipeline},
               {"FlitBytes", c.flit_bytes},  {"MaxRadix", c.max_radix}};
   if (c.shape.gossip_packet_flits) {
-    s.params.insert(s.params.end(), {{"PacketFlits", c.shape.gossip_packet_flits}, {"MaxRules", c.max_rules}, {"Mutant", c.mutant}});
+    s.params.insert(s.params.end(), {{"PacketFlits", c.shape.gossip_packet_flits}, {"MaxRules", c.max_rules}});
   } else {
     s.params.insert(s.params.end(), {{"Pipeline", static_cast<int>(c.shape.organization)},
-                                     {"Mutant", c.mutant},
                                      {"PriorityLevels", c.shape.priority_levels},
                                      {"PriorityReserve", c.shape.priority_reserve}});
   }
+  // A hand-written mutant: the production SV with the mutant's patch (testbenches/rtl/mutants/).
+  if (c.mutant) s.patch = fmt::format("{}_m{}.patch", c.shape.gossip_packet_flits ? "gossip" : "router", c.mutant);
   return s;
 }
 

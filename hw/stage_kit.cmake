@@ -3,6 +3,8 @@
 # from, and all of it, so that an installed torx needs nothing from the source tree:
 #   KIT/sv/                  the SV sources and the lint configuration (hw/*.sv, hw/*.vlt), and the
 #                            properties the units include (hw/props/*.svh -> KIT/sv/props/)
+#   KIT/mutants/             the hand-written mutants' patches of hw/ (testbenches/rtl/mutants/*.patch),
+#                            applied to a copy of KIT/sv when a mutant's model is built
 #   KIT/rtl_factory.cpp.in   the factory template (C entry points)
 #   KIT/include/             the headers the factory includes, found by the compiler itself (-MM on
 #                            the template for each kind of model), under their include paths
@@ -22,6 +24,10 @@ file(COPY ${sv} DESTINATION ${KIT}.tmp/sv)
 file(GLOB props ${SRC}/hw/props/*.svh)
 if(props)
   file(COPY ${props} DESTINATION ${KIT}.tmp/sv/props)
+endif()
+file(GLOB mutants ${SRC}/testbenches/rtl/mutants/*.patch)
+if(mutants)
+  file(COPY ${mutants} DESTINATION ${KIT}.tmp/mutants)
 endif()
 file(COPY ${SRC}/hw/rtl_factory.cpp.in DESTINATION ${KIT}.tmp)
 

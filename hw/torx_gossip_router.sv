@@ -42,8 +42,6 @@
 //                   as torx_router's (the classes size the VC fields only: gossip uses VC 0)
 //   PacketFlits     flits of a gossip packet (one block); BufferDepth >= 2 PacketFlits
 //   MaxRules        rule registers of the gossip image
-//   Mutant          0: none; 1: a network copy keeps the age it arrived with; 2: gossip_rr_q never
-//                   moves (equal ages always claim in lane order) (docs/rtl.md, "Mutants")
 //   SimTag          as torx_router's: 1 keeps the 64-bit simulation tag above the extension, 0 drops it
 `include "torx_pkg.sv"
 `include "torx_gossip_pkg.sv"
@@ -62,7 +60,6 @@ module torx_gossip_router #(
   parameter int unsigned MaxRadix = 64,
   parameter int unsigned PacketFlits = 4,
   parameter int unsigned MaxRules = 32,
-  parameter int unsigned Mutant = 0,
   parameter int unsigned SimTag = 1,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
@@ -326,7 +323,7 @@ module torx_gossip_router #(
         end
       end
       // A head copied onto a network link has crossed one more link.
-      if (p < NumNetPorts && Mutant != 1 && out_body[FHead - VcFieldW]) begin
+      if (p < NumNetPorts && out_body[FHead - VcFieldW]) begin
         out_body[FAge - VcFieldW +: AgeW] = out_body[FAge - VcFieldW +: AgeW] + AgeW'(1);
       end
       ovc_credits_d = credits_now - CreditW'(out_valid);
@@ -422,7 +419,7 @@ module torx_gossip_router #(
           for (int unsigned o = 0; o < NumPorts; o++) begin
             if (in_tgt_new[p*NumPorts + o]) out_claim_lane[o*IvcW +: IvcW] = IvcW'(first_vc(p));
           end
-          if (Mutant != 2) gossip_rr_d = (first_vc(p) + 1 == TotalVcs) ? '0 : LaneW'(first_vc(p) + 1);
+          gossip_rr_d = (first_vc(p) + 1 == TotalVcs) ? '0 : LaneW'(first_vc(p) + 1);
         end
       end
     end
@@ -464,7 +461,6 @@ module torx_gossip_router #(
     if (PacketFlits < 1 || BufferDepth < 2 * PacketFlits)
       $fatal(1, "torx_gossip_router: BufferDepth %0d holds fewer than two packets of %0d flits", BufferDepth, PacketFlits);
     if (NumPorts > 255) $fatal(1, "torx_gossip_router: more than 255 ports");
-    if (Mutant > 2) $fatal(1, "torx_gossip_router: Mutant %0d does not exist", Mutant);
     if (SimTag > 1) $fatal(1, "torx_gossip_router: SimTag %0d is neither 0 nor 1", SimTag);
   end
 `endif

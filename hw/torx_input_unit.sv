@@ -32,8 +32,7 @@
 //     from the end of t and may already offer its flit to the switch in t (sa_ready_o);
 //   - the switch allocator's input stage picks sa_sel_lane_i, whose front flit is on xb_flit_o; if it
 //     wins (sa_win_i) the flit leaves the lane in t, and the freed slot's credit (the lane's VC) is on
-//     credit_*_o from the end of t (Mutant 1: from the end of t+1). A leaving tail returns the lane
-//     to IDLE.
+//     credit_*_o from the end of t. A leaving tail returns the lane to IDLE.
 //
 // Parameters:
 //   NumVcs          VCs of this port (C x V on a network port, 1 on an injection port)
@@ -51,8 +50,6 @@
 //   PortW, ClassW   widths of an output port number and of a VC class
 //   VcIdxW          width of a VC number within a port (the router's widest port)
 //   LaneIdxW        width of a lane number within a port (the router's widest port)
-//   Mutant          1: the credit for a freed slot is returned one cycle late; 2: tail_ready_o for
-//                   torx_output_unit's mutant; 0: none
 `include "torx_pkg.sv"
 `include "torx_input_pipe.sv"
 `include "torx_vc_fifo.sv"
@@ -70,7 +67,6 @@ module torx_input_unit #(
   parameter int unsigned ClassW = 1,
   parameter int unsigned VcIdxW = 1,
   parameter int unsigned LaneIdxW = 1,
-  parameter int unsigned Mutant = 0,
   localparam int unsigned NumLanes = NumVcs * PriorityLevels,
   localparam int unsigned RouteW = PortW + ClassW + 1,
   localparam int unsigned StateW = torx_pkg::IvcStateW,
@@ -97,7 +93,6 @@ module torx_input_unit #(
   output logic [NumLanes-1:0]        sa_ready_o,       // cycle t: holds an output VC (credits, owner not checked)
   output logic [NumLanes*PortW-1:0]  sa_port_o,        // cycle t: its output port
   output logic [NumLanes*VcIdxW-1:0] sa_vc_o,          // cycle t: its output VC
-  output logic [NumLanes-1:0]        tail_ready_o,     // cycle t: ACTIVE with a tail at the front (Mutant 2; else 0)
   output logic [NumLanes-1:0]        progress_o,       // cycle t: classic: a head routed or granted in t (else 0)
   input  logic [LaneIdxW-1:0]        sa_sel_lane_i,    // cycle t: the lane the port offers
   input  logic                       sa_win_i,         // cycle t: it won; its front flit leaves
@@ -356,12 +351,6 @@ module torx_input_unit #(
     assign sa_vc_o[v*VcIdxW +: VcIdxW] =
         (state == torx_pkg::IvcActive) ? ivc_out_vc_q[v*VcIdxW +: VcIdxW] : va_grant_vc_i[v*VcIdxW +: VcIdxW];
     assign sa_port_o[v*PortW +: PortW] = va_port_o[v*PortW +: PortW];
-    if (Mutant == 2) begin : gen_mutant_tail_ready
-      // Only Mutant 2 looks at it (torx_output_unit): without it the signal is constant.
-      assign tail_ready_o[v] = nonempty && (state == torx_pkg::IvcActive) && front_tail[v];
-    end else begin : gen_no_tail_ready
-      assign tail_ready_o[v] = 1'b0;
-    end
     assign routed_invalid[v] = nonempty && (state == torx_pkg::IvcIdle) && route[RouteW-1];
 
     // Next state: route (IDLE), grant (-> ACTIVE), tail leaves (-> IDLE), in this order.
@@ -434,25 +423,8 @@ module torx_input_unit #(
     end
   end
 
-  if (Mutant == 1) begin : gen_mutant_late_credit
-    // Mutant 1: one more register on the credit path, the credit reaches the link a cycle late.
-    logic late_valid_q;
-    logic [VcIdxW-1:0] late_vc_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        late_valid_q <= 1'b0;
-        late_vc_q <= '0;
-      end else begin
-        late_valid_q <= credit_valid_q;
-        late_vc_q <= credit_vc_q;
-      end
-    end
-    assign credit_valid_o = late_valid_q;
-    assign credit_vc_o = late_vc_q;
-  end else begin : gen_credit
-    assign credit_valid_o = credit_valid_q;
-    assign credit_vc_o = credit_vc_q;
-  end
+  assign credit_valid_o = credit_valid_q;
+  assign credit_vc_o = credit_vc_q;
 
   assign route_error_o = |routed_invalid;
   assign empty_o = pipe_empty && (ivc_count_q == '0);

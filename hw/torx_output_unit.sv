@@ -37,12 +37,7 @@
 //   FlitW            flit width
 //   VcIdxW           width of a VC number within a port
 //   IvcW             width of an input-lane index (all ones: free)
-//   TotalVcs         input lanes of the router (Mutant 2 looks at all of them)
 //   Pipeline         0 single, 1 lookahead, 2 classic (1 and 2: the traversal register)
-//   Mutant           6: (lookahead) a flit may be sent without a credit (the sending check is off);
-//                    2: a VC whose worm has its tail at the front of its input lane counts as free in
-//                    that cycle, one cycle before the tail has left; 5: a tail leaving a VC frees it
-//                    even when preempted owners wait on its stack (the stack is kept); 0: none
 `include "torx_pkg.sv"
 
 module torx_output_unit #(
@@ -53,9 +48,7 @@ module torx_output_unit #(
   parameter int unsigned FlitW = 128,
   parameter int unsigned VcIdxW = 1,
   parameter int unsigned IvcW = 4,
-  parameter int unsigned TotalVcs = 9,
   parameter int unsigned Pipeline = 0,
-  parameter int unsigned Mutant = 0,
   localparam int unsigned CreditW = $clog2(BufferDepth + 1)
 ) (
   input  logic                       clk_i,
@@ -74,7 +67,6 @@ module torx_output_unit #(
   input  logic [NumVcs-1:0]          va_grant_i,      // cycle t: the VC is claimed ...
   input  logic [NumVcs*IvcW-1:0]     va_grant_ivc_i,  // cycle t: ... by this input lane ...
   input  logic [NumVcs-1:0]          va_preempt_i,    // cycle t: ... taking it from its owner
-  input  logic [TotalVcs-1:0]        tail_ready_i,    // cycle t: input lanes with an ACTIVE tail at the front (Mutant 2)
   input  logic                       xb_valid_i,      // cycle t: a flit traverses to this output
   input  logic [FlitW-1:0]           xb_flit_i,       // cycle t: the flit (VC field ignored)
   input  logic [VcIdxW-1:0]          xb_vc_i,         // cycle t: its output VC
@@ -118,19 +110,7 @@ module torx_output_unit #(
       end
     end
 
-    if (Mutant == 2) begin : gen_mutant_early_release
-      // Mutant 2: the VC is free as soon as its worm's tail is at the front of the input VC.
-      logic owner_tail_ready;
-      always_comb begin
-        owner_tail_ready = 1'b0;
-        for (int unsigned i = 0; i < TotalVcs; i++) begin
-          if (owner == IvcW'(i)) owner_tail_ready = tail_ready_i[i];
-        end
-      end
-      assign ovc_free_o[v] = (owner == Free) || owner_tail_ready;
-    end else begin : gen_free
-      assign ovc_free_o[v] = (owner == Free);
-    end
+    assign ovc_free_o[v] = (owner == Free);
 
     always_comb begin
       ovc_credits_d[v*CreditW +: CreditW] = credits + CreditW'(credit_in) - CreditW'(spend);
@@ -193,8 +173,7 @@ module torx_output_unit #(
             // start of t): it leaves the top of the stack and the new owner keeps the VC
             // (OutputUnit::send).
             ovc_depth_d[v*DepthW +: DepthW] = depth_a - DepthW'(1);
-          end else if (depth_a == '0 || Mutant == 5) begin
-            // Mutant 5: the stacked owner is not given the VC back.
+          end else if (depth_a == '0) begin
             ovc_owner_d[v*IvcW +: IvcW] = Free;
           end else begin
             ovc_owner_d[v*IvcW +: IvcW] = stacked;
@@ -214,11 +193,6 @@ module torx_output_unit #(
         ovc_stack_q <= ovc_stack_d;
       end
     end
-  end
-
-  if (Mutant != 2) begin : gen_no_tail_ready
-    logic unused_tail_ready;   // only Mutant 2 looks at the input VCs
-    assign unused_tail_ready = ^tail_ready_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -280,7 +254,7 @@ module torx_output_unit #(
         assert (32'(ovc_credits_q[VcW'(credit_vc_i)*CreditW +: CreditW]) < BufferDepth)
           else $error("torx_output_unit: credit beyond the downstream buffer (VC %0d)", credit_vc_i);
       end
-      if (xb_valid_i && Mutant != 6) begin
+      if (xb_valid_i) begin
         assert (32'(xb_vc_i) < NumVcs && ovc_credits_q[VcW'(xb_vc_i)*CreditW +: CreditW] != '0 ||
                 (credit_valid_i && credit_vc_i == xb_vc_i))
           else $error("torx_output_unit: flit sent on VC %0d without a credit", xb_vc_i);

@@ -46,10 +46,6 @@
 //   MaxRadix        largest radix per dimension (coordinates are clog2(MaxRadix) bits)
 //   PriorityLevels  K, priority levels: lanes per VC (1: none), 1 .. 16
 //   PriorityReserve r, the throttle's slots per level above (D > (K-1) r)
-//   Mutant          0: none; 1..5: the deliberate bugs of docs/rtl.md, "Mutants", for the
-//                   co-simulation's proof (a separate build each); with Pipeline = 1 also 6: a
-//                   speculative grant whose VC has no credit is not cancelled, 7: the lookahead route
-//                   is read from the wrong entry of the neighbour's table (the other sign)
 // Lookahead tables (Pipeline = 1): besides its own table the router holds the table of the neighbour
 // across each network port (the lookahead image, docs/timing-contract.md, "Lookahead"). The host
 // loads each through the same configuration port, selected by cfg_sel_i (0: the router's own, 1 + p:
@@ -75,7 +71,6 @@ module torx_router #(
   parameter int unsigned MaxRadix = 64,
   parameter int unsigned PriorityLevels = 1,
   parameter int unsigned PriorityReserve = 1,
-  parameter int unsigned Mutant = 0,
   parameter int unsigned SimTag = 1,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
@@ -156,7 +151,7 @@ module torx_router #(
   logic [NumPorts-1:0] sa_in_win, sa_out_valid;
   logic [NumPorts*PortW-1:0] sa_out_port;
   // --- per input lane (router-wide index: input VC x K + level) ---
-  logic [TotalLanes-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, tail_ready, ivc_progress, spec_ok;
+  logic [TotalLanes-1:0] ivc_nonempty, va_req, va_grant, sa_ready, sa_req, ivc_progress, spec_ok;
   logic [TotalLanes*PortW-1:0] va_port, sa_port;
   logic [TotalLanes*ClassW-1:0] va_class;
   logic [TotalLanes*VcIdxW-1:0] va_grant_vc, sa_vc;
@@ -179,8 +174,7 @@ module torx_router #(
     .NumDims   (NumDims),
     .NumLocal  (NumLocal),
     .NumClasses(NumClasses),
-    .MaxRadix  (MaxRadix),
-    .Mutant    (Mutant)
+    .MaxRadix  (MaxRadix)
   ) u_routing_unit (
     .clk_i,
     .rst_ni,
@@ -237,15 +231,12 @@ module torx_router #(
       if (p < NumNetPorts) begin : gen_net
         logic [RouteW-1:0] r;
         logic [NumDims-1:0] neg;
-        // Mutant 7: the entry of the other sign (neg_mask inverted) is read.
-        assign neg = (Mutant == 7) ? ~f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims]
-                                   : f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims];
+        assign neg = f[torx_pkg::hdr_neg(NumDims, NetVcs, Levels) +: NumDims];
         torx_routing_unit #(
           .NumDims   (NumDims),
           .NumLocal  (NumLocal),
           .NumClasses(NumClasses),
           .MaxRadix  (MaxRadix),
-          .Mutant    (0),
           .NumLookups(1)
         ) u_la_table (
           .clk_i,
@@ -302,8 +293,7 @@ module torx_router #(
       .PortW         (PortW),
       .ClassW        (ClassW),
       .VcIdxW        (VcIdxW),
-      .LaneIdxW      (LaneIdxW),
-      .Mutant        (Mutant)
+      .LaneIdxW      (LaneIdxW)
     ) u_input_unit (
       .clk_i,
       .rst_ni,
@@ -323,7 +313,6 @@ module torx_router #(
       .sa_ready_o   (sa_ready[FirstLane +: Lanes]),
       .sa_port_o    (sa_port[FirstLane*PortW +: Lanes*PortW]),
       .sa_vc_o      (sa_vc[FirstLane*VcIdxW +: Lanes*VcIdxW]),
-      .tail_ready_o (tail_ready[FirstLane +: Lanes]),
       .progress_o   (ivc_progress[FirstLane +: Lanes]),
       .sa_sel_lane_i(sa_in_lane[p*LaneIdxW +: LaneIdxW]),
       .sa_win_i     (sa_in_win[p]),
@@ -355,9 +344,7 @@ module torx_router #(
       .FlitW          (FlitW),
       .VcIdxW         (VcIdxW),
       .IvcW           (IvcW),
-      .TotalVcs       (TotalLanes),
-      .Pipeline       (Pipeline),
-      .Mutant         (Mutant)
+      .Pipeline       (Pipeline)
     ) u_output_unit (
       .clk_i,
       .rst_ni,
@@ -373,7 +360,6 @@ module torx_router #(
       .va_grant_i    (ovc_grant[FirstVc +: Vcs]),
       .va_grant_ivc_i(ovc_grant_ivc[FirstVc*IvcW +: Vcs*IvcW]),
       .va_preempt_i  (ovc_preempt[FirstVc +: Vcs]),
-      .tail_ready_i  (tail_ready),
       .xb_valid_i    (sa_out_valid[p]),
       .xb_flit_i     (xb_st_flit[p*FlitW +: FlitW]),
       .xb_vc_i       (src_vc),
@@ -408,7 +394,7 @@ module torx_router #(
   // (constant first VCs). With priority levels an ACTIVE lane must also own its output VC at the
   // start of the cycle (it is not preempted; models/router.cpp, step 2); a lane granted in this cycle
   // owns it from now on. Lookahead: a head's speculative request stands if the VC allocation of this
-  // cycle grants it an output VC (sa_vc: the granted VC) with a credit (Mutant 6: whatever the credit).
+  // cycle grants it an output VC (sa_vc: the granted VC) with a credit.
   always_comb begin
     for (int unsigned i = 0; i < TotalLanes; i++) begin
       sa_req[i] = 1'b0;
@@ -422,9 +408,8 @@ module torx_router #(
                        ovc_owner[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * IvcW +: IvcW] ==
                        IvcW'(i));
           spec_ok[i] = va_grant[i] &&
-                       (Mutant == 6 ||
-                        ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
-                                      i % Levels]);
+                       ovc_credit_ok[(first_vc(o) + ((o < NumNetPorts) ? 32'(sa_vc[i*VcIdxW +: VcIdxW]) : 0)) * Levels +
+                                     i % Levels];
         end
       end
     end
@@ -453,8 +438,7 @@ module torx_router #(
     .NumClasses (NumClasses),
     .VcsPerClass   (VcsPerClass),
     .PriorityLevels(Levels),
-    .Pipeline      (Pipeline),
-    .Mutant        (Mutant)
+    .Pipeline      (Pipeline)
   ) u_sw_alloc (
     .clk_i,
     .rst_ni,
@@ -509,8 +493,6 @@ module torx_router #(
     if (NetVcs * PriorityLevels > 64) $fatal(1, "torx_router: more than 64 lanes per port");
     if (PriorityLevels > 1 && (PriorityReserve < 1 || BufferDepth <= (PriorityLevels - 1) * PriorityReserve))
       $fatal(1, "torx_router: BufferDepth %0d leaves the lowest priority level no slot", BufferDepth);
-    if (Mutant > 7 || (Mutant == 5 && PriorityLevels == 1) || (Mutant >= 6 && Pipeline != torx_pkg::PipeLookahead))
-      $fatal(1, "torx_router: Mutant %0d does not exist", Mutant);
     if (Pipeline > 2) $fatal(1, "torx_router: Pipeline %0d is not 0 (single), 1 (lookahead) or 2 (classic)", Pipeline);
     if (Pipeline != torx_pkg::PipeSingle && PriorityLevels != 1)
       $fatal(1, "torx_router: priority levels run with the single organization only (Pipeline = 0)");

@@ -34,8 +34,6 @@
 //   MaxRadix    largest radix per dimension the table holds
 //   NumLookups  lookup ports: NumPorts (one per input port, the default), or 1 for a lookahead
 //               table (torx_router, Pipeline = 1: the neighbour's table behind an output port)
-//   Mutant      4: the first entry that names a port is stored with the other direction of that
-//               port (docs/rtl.md, "Mutants"); 0: none
 `include "torx_pkg.sv"
 `include "torx_cfg_loader.sv"
 
@@ -44,7 +42,6 @@ module torx_routing_unit #(
   parameter int unsigned NumLocal = 1,
   parameter int unsigned NumClasses = 2,
   parameter int unsigned MaxRadix = 64,
-  parameter int unsigned Mutant = 0,
   parameter int unsigned NumLookups = 2 * NumDims + NumLocal,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
@@ -93,7 +90,6 @@ module torx_routing_unit #(
   logic entries_done_q, entries_done_d;
   logic two_dl_q, two_dl_d;                        // C_d = 2
   logic [DimW-1:0] order_max_q, order_max_d;       // C_o - 1
-  logic mutated_q, mutated_d;                      // Mutant 4: the entry has been corrupted
 
   logic [EntryW-1:0] table_q [TableEntries];      // the routing table RAM (not reset)
   logic table_we;
@@ -131,7 +127,6 @@ module torx_routing_unit #(
     entries_done_d = entries_done_q;
     two_dl_d = two_dl_q;
     order_max_d = order_max_q;
-    mutated_d = mutated_q;
     table_we = 1'b0;
     table_waddr = '0;
     table_wdata = '0;
@@ -157,7 +152,6 @@ module torx_routing_unit #(
         dim_d = '0;
         idx_d = '0;
         end_word_d = CfgWordW'(torx_pkg::RouteHeaderWords + NumDims);
-        mutated_d = 1'b0;
       end
       // --- checks and decoding of the current word ---
       if (word_q == CfgWordW'(0)) begin
@@ -192,11 +186,6 @@ module torx_routing_unit #(
         table_wdata[EClass] = e_class[0];
         table_wdata[ESkip] = (e_port == torx_pkg::RouteSkip);
         table_wdata[EInvalid] = (e_port == torx_pkg::RouteInvalid);
-        if (Mutant == 4 && !mutated_q && e_port != torx_pkg::RouteSkip &&
-            e_port != torx_pkg::RouteInvalid) begin
-          table_wdata[EPort] = ~e_port[0];
-          mutated_d = 1'b1;
-        end
         // Next entry: (dimension, 2 * coordinate + sign) in image order.
         if ({1'b0, idx_q} == IdxW'(2) * (IdxW+1)'(cur_radix) - (IdxW+1)'(1)) begin
           idx_d = '0;
@@ -223,7 +212,6 @@ module torx_routing_unit #(
       entries_done_q <= 1'b0;
       two_dl_q <= 1'b0;
       order_max_q <= '0;
-      mutated_q <= 1'b0;
     end else begin
       radix_err_q <= radix_err_d;
       radix_q <= radix_d;
@@ -233,7 +221,6 @@ module torx_routing_unit #(
       entries_done_q <= entries_done_d;
       two_dl_q <= two_dl_d;
       order_max_q <= order_max_d;
-      mutated_q <= mutated_d;
     end
   end
 

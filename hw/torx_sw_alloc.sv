@@ -15,9 +15,9 @@
 //                 level among the offers for it: the first at or after sa_out_rr_q[o], wrapping.
 // At the end of t the winner's pointers move: sa_in_rr_q[p] to the lane after the winning lane l,
 // sa_out_rr_q[o] to the input port after p. Losers' pointers stay. As in the C++ model
-// (SwitchAllocator::grant), sa_in_rr_q wraps to 0 after the port's last VC number, l + 1 == the
-// port's VCs: with one level that is the last lane; with K levels the pointer may also reach the
-// lane count (l the last lane), where the search starts again from lane 0, so PtrW holds it.
+// (SwitchAllocator::grant), sa_in_rr_q wraps to 0 after the port's last lane (l + 1 == the port's
+// lanes, VCs x K). (Until issue 25 it wrapped at the VC count, so with K > 1 VC 0's top-level lane
+// could win again and again while VC 1's waited: sa_in_fair, docs/verification.md.)
 //
 // Lookahead (Pipeline = 1; docs/timing-contract.md, "Lookahead", steps 4 to 6): speculative switch
 // allocation beside the VC allocation. An input port with no ready lane offers instead the first lane
@@ -32,7 +32,6 @@
 //   NumClasses, VcsPerClass  C and V
 //   PriorityLevels           lanes per VC (1: no priorities)
 //   Pipeline                 0 single, 1 lookahead (speculative requests), 2 classic
-//   Mutant                   3: sa_out_rr_q does not move on a grant; 0: none
 `include "torx_pkg.sv"
 
 module torx_sw_alloc #(
@@ -42,14 +41,13 @@ module torx_sw_alloc #(
   parameter int unsigned VcsPerClass = 1,
   parameter int unsigned PriorityLevels = 1,
   parameter int unsigned Pipeline = 0,
-  parameter int unsigned Mutant = 0,
   localparam int unsigned NumNetPorts = 2 * NumDims,
   localparam int unsigned NumPorts = torx_pkg::num_ports(NumDims, NumLocal),
   localparam int unsigned NetVcs = NumClasses * VcsPerClass,
   localparam int unsigned TotalLanes = torx_pkg::total_lanes(NumDims, NumLocal, NetVcs, PriorityLevels),
   localparam int unsigned PortW = torx_pkg::clog2w(NumPorts),
   localparam int unsigned LaneIdxW = torx_pkg::clog2w(NetVcs * PriorityLevels),
-  localparam int unsigned PtrW = (PriorityLevels == 1) ? LaneIdxW : torx_pkg::clog2w(NetVcs * PriorityLevels + 1)
+  localparam int unsigned PtrW = LaneIdxW
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -137,16 +135,14 @@ module torx_sw_alloc #(
         .valid_o(in_valid[p]),
         .idx_o  (idx)
       );
-      assign lane = LaneIdxW'(idx);   // idx < Lanes: the bit above LaneIdxW (K > 1) is 0
-      logic unused_idx;
-      assign unused_idx = ^idx;
+      assign lane = idx;
     end
     assign in_lane_o[p*LaneIdxW +: LaneIdxW] = lane;
     assign in_port[p*PortW +: PortW] = req_port_i[(FirstLane + 32'(lane))*PortW +: PortW];
 
     always_comb begin
       sa_in_rr_d[p*PtrW +: PtrW] = sa_in_rr_q[p*PtrW +: PtrW];
-      if (in_win_o[p]) sa_in_rr_d[p*PtrW +: PtrW] = (32'(lane) + 1 == Vcs) ? '0 : PtrW'(lane) + PtrW'(1);
+      if (in_win_o[p]) sa_in_rr_d[p*PtrW +: PtrW] = (32'(lane) + 1 == Lanes) ? '0 : PtrW'(lane) + PtrW'(1);
     end
   end
 
@@ -220,7 +216,7 @@ module torx_sw_alloc #(
 
     always_comb begin
       sa_out_rr_d[o*PortW +: PortW] = sa_out_rr_q[o*PortW +: PortW];
-      if (out_valid_o[o] && Mutant != 3) begin
+      if (out_valid_o[o]) begin
         sa_out_rr_d[o*PortW +: PortW] = (32'(winner) == NumPorts - 1) ? '0 : winner + PortW'(1);
       end
     end

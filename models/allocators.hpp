@@ -92,8 +92,15 @@ class SwitchAllocator {
   // Input p's VC v won output o: both arbiters move past their winner.
   void grant(int p, int v, int o) {
     RouterPort& in = ports_[p];
-    in.sa_in_rr_q = static_cast<uint8_t>(v + 1 == in.vcs ? 0 : v + 1);
+    in.sa_in_rr_q = next_input_pointer(in, v);
     ports_[o].sa_out_rr_q = static_cast<uint8_t>(p + 1 == n_ ? 0 : p + 1);
+  }
+  // The input-stage pointer after lane v of input port `in` won the switch: the one place its wrap
+  // is stated. It wraps at the port's lane count (vcs * K), as hw/torx_sw_alloc.sv's does: with
+  // priority levels K > 1 every lane takes its turn (until issue 25 it wrapped at the VC count, and
+  // the lanes above it were passed over; docs/verification.md lists what that changed).
+  static uint8_t next_input_pointer(const RouterPort& in, int v) {
+    return static_cast<uint8_t>(v + 1 == in.lanes ? 0 : v + 1);
   }
   int ports() const { return n_; }
 

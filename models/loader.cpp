@@ -96,10 +96,10 @@ void CycleNetwork::load_program(sw::PortModel ports) {
     // A rank's part: the blocks its nodes may hold, counted, estimated (now exactly), then allocated.
     std::vector<uint8_t> owned(static_cast<size_t>(topo_.nodes()), 0);
     for (sw::NodeId v = 0; v < topo_.nodes(); ++v) owned[static_cast<size_t>(v)] = opt_.partition->owns(opt_.rank, v);
-    uint64_t slots = 0;
-    std::vector<uint8_t> needed = needed_blocks(owned, slots);
-    check_memory(ports, /*systemc=*/false, slots);
-    memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed, std::move(owned), needed);
+    BlockSubset needed = needed_blocks(owned);
+    check_memory(ports, /*systemc=*/false, needed.size());
+    memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed, std::move(owned),
+                                           std::move(needed));
   } else {
     memory_ = std::make_unique<NodeMemory>(*space_, opt_.cost.block_bytes, opt_.seed);
   }
@@ -113,23 +113,22 @@ void CycleNetwork::load_program(sw::PortModel ports) {
 // The moved blocks a rank's nodes may ever hold: their own, those destined to them, and those of
 // every message they send or receive (a relay stores what it forwards). Copied blocks: none needed
 // (the part is a slot per block and owned node).
-std::vector<uint8_t> CycleNetwork::needed_blocks(const std::vector<uint8_t>& owned, uint64_t& count) const {
-  count = 0;
+BlockSubset CycleNetwork::needed_blocks(const std::vector<uint8_t>& owned) const {
   if (!sw::moves_blocks(space_->collective())) return {};
   const uint64_t u = space_->universe();
-  std::vector<uint8_t> needed(u, 0);
+  BlockSubset needed(u);
   for (sw::BlockId b = 0; b < u; ++b)
     if (space_->exists(b) && (owned[static_cast<size_t>(space_->source(b))] ||
                               owned[static_cast<size_t>(space_->destination(b))]))
-      needed[b] = 1;
+      needed.insert(b);
   std::vector<sw::BlockId> blocks;
   for (uint32_t m = 0; m < program_->messages(); ++m) {
     const MessageRecord& r = program_->message(m);
     if (!owned[static_cast<size_t>(r.src)] && !owned[static_cast<size_t>(r.dst)]) continue;
     program_->expand_blocks(m, blocks);
-    for (sw::BlockId b : blocks) needed[b] = 1;
+    for (sw::BlockId b : blocks) needed.insert(b);
   }
-  for (uint8_t x : needed) count += x;
+  needed.seal();
   return needed;
 }
 

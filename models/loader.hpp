@@ -117,7 +117,7 @@ class CycleNetwork {
   void check_options() const;
   void derive_routing(sw::PortModel ports);
   void check_memory(sw::PortModel ports, bool systemc, uint64_t part_slots = 0) const;
-  std::vector<uint8_t> needed_blocks(const std::vector<uint8_t>& owned, uint64_t& count) const;
+  BlockSubset needed_blocks(const std::vector<uint8_t>& owned) const;
   void load_program(sw::PortModel ports);
   FabricSpec fabric_spec(sw::PortModel ports) const;
   EndpointFactory gossip_endpoints(const FabricSpec& spec);

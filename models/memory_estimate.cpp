@@ -165,13 +165,14 @@ void add_node_memory(MemoryEstimate& e, const sw::BlockSpace& space, uint32_t bl
 
 void add_node_memory_part(MemoryEstimate& e, const sw::BlockSpace& space, uint32_t block_bytes, uint64_t slots,
                           uint64_t owned_nodes) {
-  // node_memory.cpp, a rank's part: moved blocks through a slot index of a word per block of the
-  // network (and, while it is built, a byte per block saying which are needed); copied blocks a
-  // slot per (block, owned node).
+  // node_memory.cpp, a rank's part: moved blocks through a BlockSubset of the network's blocks (a
+  // bit and an eighth of a byte per block) and, per block the rank's nodes may hold, a slot index
+  // word, an arrival count byte and a pool slot (payload, owner word, flags); copied blocks a slot
+  // per (block, owned node).
   const uint64_t stride = (static_cast<uint64_t>(block_bytes) + 7) / 8 * 8;
   const uint64_t u = space.universe();
   if (sw::moves_blocks(space.collective())) {
-    e.node_memory = add(e.node_memory, add(mul(u, sizeof(uint32_t) + 1), mul(slots, stride + 1 + sizeof(uint32_t))));
+    e.node_memory = add(e.node_memory, add(u / 8 + u / 64 + 16, mul(slots, stride + 2 + 2 * sizeof(uint32_t))));
   } else {
     e.node_memory = add(e.node_memory, mul(mul(u, owned_nodes), stride + 1));
   }

@@ -34,7 +34,7 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
 }
 
 NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed, std::vector<uint8_t> owned,
-                       std::vector<uint8_t>& needed)
+                       BlockSubset needed)
     : space_(&space),
       content_(seed, space.collective()),
       moves_(sw::moves_blocks(space.collective())),
@@ -46,22 +46,21 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
   const uint64_t u = space.universe();
   TORX_CHECK(owned_.size() == static_cast<size_t>(space.topology().nodes()), "a part of another network");
   if (moves_) {
-    TORX_CHECK(needed.size() == u, "a block list of another block space");
-    uint64_t slots = 0;
-    for (uint8_t x : needed) slots += x;
-    needed = {};
+    needed_ = std::move(needed);
+    const uint64_t slots = needed_.size();
     TORX_CHECK(slots < kNoSlot, "more than 4 G blocks on one rank");
     pool_capacity_ = static_cast<uint32_t>(slots);
     // Not initialized: the pages are touched as slots are first used.
     pool_.reset(new uint8_t[std::max<uint64_t>(slots, 1) * stride_]);
     pool_owner_.reset(new uint32_t[std::max<uint64_t>(slots, 1)]);
     pool_flags_.reset(new uint8_t[std::max<uint64_t>(slots, 1)]);
-    block_slot_.assign(u, kNoSlot);
-    state_.assign(u, 0);  // arrivals at the destination, per block
+    block_slot_.assign(slots, kNoSlot);
+    state_.assign(slots, 0);  // arrivals at the destination, per member
     for (sw::BlockId b = 0; b < u; ++b) {
       if (!space.exists(b)) continue;
       const sw::NodeId s = space.source(b);
       if (!owned_[static_cast<size_t>(s)]) continue;
+      TORX_CHECK(needed_.contains(b), "an owned node's block not among the rank's");
       const uint32_t i = take_slot(b);
       pool_owner_[i] = static_cast<uint32_t>(s);
       fill(pool_slot(i), b);
@@ -89,14 +88,15 @@ uint32_t NodeMemory::take_slot(sw::BlockId b) {
     TORX_CHECK(pool_next_ < pool_capacity_, "a block arrived that the rank's part did not reserve");
     i = pool_next_++;
   }
-  block_slot_[b] = i;
+  TORX_CHECK(needed_.contains(b), "a block arrived that the rank's part did not reserve");
+  block_slot_[needed_.rank(b)] = i;
   pool_flags_[i] = 0;
   std::memset(pool_slot(i), kPoison, stride_);
   return i;
 }
 
 uint32_t NodeMemory::receiving(sw::BlockId b) {
-  uint32_t i = block_slot_[b];
+  uint32_t i = lookup(b);
   if (i == kNoSlot) {
     i = take_slot(b);
     pool_owner_[i] = kInFlight;
@@ -106,12 +106,12 @@ uint32_t NodeMemory::receiving(sw::BlockId b) {
 }
 
 void NodeMemory::give_back(sw::BlockId b) {
-  const uint32_t i = block_slot_[b];
+  const uint32_t i = lookup(b);
   TORX_CHECK(i != kNoSlot, "a block left a memory that did not hold it");
   pool_flags_[i] &= static_cast<uint8_t>(~kSending);
   // Still arriving at (or already stored by) a node of this rank: the slot stays.
   if (pool_flags_[i] != 0 || pool_owner_[i] != kInFlight) return;
-  block_slot_[b] = kNoSlot;
+  block_slot_[needed_.rank(b)] = kNoSlot;
   free_.push_back(i);
 }
 
@@ -130,14 +130,14 @@ std::vector<sw::BlockId> NodeMemory::unresolved() const {
     if (!space_->exists(b)) continue;
     const sw::NodeId t = space_->destination(b);
     if (!owned_[static_cast<size_t>(t)]) continue;
-    const uint32_t i = block_slot_[b];
+    const uint32_t i = lookup(b);
     if (i == kNoSlot || pool_owner_[i] != static_cast<uint32_t>(t)) out.push_back(b);
   }
   return out;
 }
 
 uint32_t NodeMemory::owner_answer(sw::BlockId b) const {
-  const uint32_t i = block_slot_[b];
+  const uint32_t i = lookup(b);
   if (i == kNoSlot) return kNoOwner;
   const uint32_t o = pool_owner_[i];
   return o < kInFlight && owned_[o] ? o : kInFlight;
@@ -162,11 +162,12 @@ void NodeMemory::fill(uint8_t* dst, sw::BlockId b) const {
 
 void NodeMemory::stored(sw::BlockId b, sw::NodeId v) {
   if (pool_) {
-    const uint32_t i = block_slot_[b];
+    const uint32_t i = lookup(b);
     TORX_CHECK(i != kNoSlot, "a block stored without a slot");
     pool_owner_[i] = static_cast<uint32_t>(v);
     pool_flags_[i] &= static_cast<uint8_t>(~kReceiving);
-    if (space_->destination(b) == v && (state_[b] & kArrivals) != kArrivals) ++state_[b];
+    uint8_t& a = state_[needed_.rank(b)];
+    if (space_->destination(b) == v && (a & kArrivals) != kArrivals) ++a;
     return;
   }
   if (moves_) {
@@ -186,8 +187,8 @@ sw::NodeId NodeMemory::holder(sw::BlockId b) const {
     o = owner_[b];
   } else if (const auto it = resolved_.find(b); it != resolved_.end()) {
     o = it->second;
-  } else if (block_slot_[b] != kNoSlot) {
-    o = pool_owner_[block_slot_[b]];
+  } else if (const uint32_t i = lookup(b); i != kNoSlot) {
+    o = pool_owner_[i];
   }
   return o >= kInFlight ? -1 : static_cast<sw::NodeId>(o);
 }
@@ -195,7 +196,11 @@ sw::NodeId NodeMemory::holder(sw::BlockId b) const {
 bool NodeMemory::holds(sw::BlockId b, sw::NodeId node) const { return holds_now(b, node); }
 
 uint32_t NodeMemory::arrivals(sw::BlockId b, sw::NodeId node) const {
-  if (moves_) return space_->destination(b) == node ? (state_[b] & kArrivals) : 0;
+  if (moves_) {
+    if (space_->destination(b) != node) return 0;
+    if (!pool_) return state_[b] & kArrivals;
+    return needed_.contains(b) ? state_[needed_.rank(b)] & kArrivals : 0;
+  }
   return state_[index(b, node)] & kArrivals;
 }
 

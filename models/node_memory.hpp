@@ -15,8 +15,9 @@
 // A rank's part (partitioned runs, docs/distributed.md): the memories of the nodes one rank owns
 // only. Moved blocks: a pool of slots (payload, owner word, flags) taken when a block starts
 // arriving at (or starts at) an owned node and given back when its last byte has left it for a
-// worm, found through a slot index of 4 bytes per block of the network and an arrival count byte
-// per block; the pool is reserved for every block the rank's nodes may ever hold (its nodes' own
+// worm, found through a slot index of 4 bytes and an arrival count byte per block the rank's nodes
+// may hold (a BlockSubset: 0.14 bytes per block of the network says which, and each one's rank
+// among them); the pool is reserved for every block the rank's nodes may ever hold (its nodes' own
 // blocks, the blocks destined to them, the blocks of every message they send or receive) but its
 // pages are touched only as slots are first used, and freed slots are reused first, so the
 // resident memory follows the blocks resident at once (about 1/R of them). Copied blocks: a slot
@@ -36,6 +37,39 @@
 
 namespace torx::model {
 
+// A set of block ids and each member's rank among them (its index in per-member arrays): a bit per
+// block of the network and a count per 512 ids (0.14 bytes per block). insert() every member, then
+// seal(); rank(b) costs at most 8 popcounts.
+class BlockSubset {
+ public:
+  BlockSubset() = default;
+  explicit BlockSubset(uint64_t universe) : bits_((universe + 63) / 64, 0) {}
+  void insert(uint64_t b) { bits_[b >> 6] |= uint64_t{1} << (b & 63); }
+  bool contains(uint64_t b) const { return (bits_[b >> 6] >> (b & 63)) & 1; }
+  // Counts the members (returned) and indexes them.
+  uint64_t seal() {
+    base_.assign(bits_.size() / 8 + 1, 0);
+    uint64_t n = 0;
+    for (size_t w = 0; w < bits_.size(); ++w) {
+      if (w % 8 == 0) base_[w / 8] = n;
+      n += static_cast<uint64_t>(__builtin_popcountll(bits_[w]));
+    }
+    return size_ = n;
+  }
+  uint64_t size() const { return size_; }
+  // Members before b (b's index, when b is a member).
+  uint64_t rank(uint64_t b) const {
+    const size_t w = b >> 6;
+    uint64_t r = base_[w / 8];
+    for (size_t i = w & ~size_t{7}; i < w; ++i) r += static_cast<uint64_t>(__builtin_popcountll(bits_[i]));
+    return r + static_cast<uint64_t>(__builtin_popcountll(bits_[w] & ((uint64_t{1} << (b & 63)) - 1)));
+  }
+
+ private:
+  std::vector<uint64_t> bits_, base_;
+  uint64_t size_ = 0;
+};
+
 class NodeMemory : public sw::DeliveryView {
  public:
   static constexpr uint32_t kNoOwner = 0xffffffffu;   // not a block (alltoall diagonal)
@@ -44,25 +78,28 @@ class NodeMemory : public sw::DeliveryView {
 
   // Allocates the arena and writes every node's own blocks with their content.
   NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed);
-  // A rank's part: `owned[v]` != 0 for the nodes it owns; `needed[b]` != 0 for the moved blocks
-  // its nodes may hold (ignored for copied blocks; may be cleared by the constructor).
+  // A rank's part: `owned[v]` != 0 for the nodes it owns; `needed`, sealed: the moved blocks its
+  // nodes may hold (ignored for copied blocks).
   NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64_t seed, std::vector<uint8_t> owned,
-             std::vector<uint8_t>& needed);
+             BlockSubset needed);
 
   bool moves() const { return moves_; }
   uint32_t block_bytes() const { return block_bytes_; }
   // Payload slot of block b in the memory of node v (moved blocks: v is ignored, there is one slot).
   // (A rank's part, moved blocks: the pool slot b has now, which it must have.)
   uint8_t* slot(sw::BlockId b, sw::NodeId v) {
-    return pool_ ? pool_slot(block_slot_[b]) : arena_.data() + index(b, v) * stride_;
+    return pool_ ? pool_slot(block_slot_[needed_.rank(b)]) : arena_.data() + index(b, v) * stride_;
   }
   const uint8_t* slot(sw::BlockId b, sw::NodeId v) const {
-    return pool_ ? pool_slot(block_slot_[b]) : arena_.data() + index(b, v) * stride_;
+    return pool_ ? pool_slot(block_slot_[needed_.rank(b)]) : arena_.data() + index(b, v) * stride_;
   }
 
   // Whether node v holds block b now (moved: it owns it; copied: it has a valid copy).
   bool holds_now(sw::BlockId b, sw::NodeId v) const {
-    if (pool_) return block_slot_[b] != kNoSlot && pool_owner_[block_slot_[b]] == static_cast<uint32_t>(v);
+    if (pool_) {
+      const uint32_t i = lookup(b);
+      return i != kNoSlot && pool_owner_[i] == static_cast<uint32_t>(v);
+    }
     return moves_ ? owner_[b] == static_cast<uint32_t>(v) : (state_[index(b, v)] & kHeld) != 0;
   }
   // Receiver side: the slot the bytes of block b arriving at v go to (a rank's part: taken from the
@@ -80,7 +117,7 @@ class NodeMemory : public sw::DeliveryView {
   // arena and the owner array are far bigger than the caches).
   void prefetch(sw::BlockId b, sw::NodeId v, bool write, uint32_t offset = 0) const {
     if (pool_) {
-      if (block_slot_[b] != kNoSlot) __builtin_prefetch(pool_slot(block_slot_[b]) + offset, write);
+      if (const uint32_t i = lookup(b); i != kNoSlot) __builtin_prefetch(pool_slot(i) + offset, write);
       return;
     }
     if (write) {
@@ -96,8 +133,9 @@ class NodeMemory : public sw::DeliveryView {
   // Sender side, moved blocks: the block leaves v's memory for a worm.
   void take(sw::BlockId b) {
     if (pool_) {
-      pool_owner_[block_slot_[b]] = kInFlight;
-      pool_flags_[block_slot_[b]] |= kSending;
+      const uint32_t i = block_slot_[needed_.rank(b)];
+      pool_owner_[i] = kInFlight;
+      pool_flags_[i] |= kSending;
       return;
     }
     owner_[b] = kInFlight;
@@ -139,6 +177,8 @@ class NodeMemory : public sw::DeliveryView {
     if (!part_) return moves_ ? b : b * nodes_ + static_cast<size_t>(v);
     return b * nodes_ + node_slot_[static_cast<size_t>(v)];
   }
+  // A rank's part, moved blocks: b's pool slot, or kNoSlot (none now, or not a block its nodes hold).
+  uint32_t lookup(sw::BlockId b) const { return needed_.contains(b) ? block_slot_[needed_.rank(b)] : kNoSlot; }
   uint8_t* pool_slot(uint32_t i) const { return pool_.get() + static_cast<size_t>(i) * stride_; }
   uint32_t receiving(sw::BlockId b);
   void give_back(sw::BlockId b);
@@ -154,12 +194,14 @@ class NodeMemory : public sw::DeliveryView {
   size_t nodes_;
   std::vector<uint8_t> arena_;
   std::vector<uint32_t> owner_;   // moved blocks only
-  std::vector<uint8_t> state_;    // moved: arrivals at the destination; copied: held | arrivals per slot
+  std::vector<uint8_t> state_;    // moved: arrivals at the destination (a rank's part: per needed_
+                                  // member); copied: held | arrivals per slot
   mutable std::vector<uint8_t> scratch_;  // intact(): the expected content of one block
   // A rank's part (nodes_ is then the number of owned nodes for copied blocks).
   bool part_ = false;
   std::vector<uint8_t> owned_;          // per node of the network
-  std::vector<uint32_t> block_slot_;    // moved: per block of the network, its pool slot or kNoSlot
+  BlockSubset needed_;                  // moved: the blocks the rank's nodes may hold
+  std::vector<uint32_t> block_slot_;    // moved: per member of needed_, its pool slot or kNoSlot
   std::unique_ptr<uint8_t[]> pool_;     // moved: payload slots (pages touched as first used)
   std::unique_ptr<uint32_t[]> pool_owner_;
   std::unique_ptr<uint8_t[]> pool_flags_;

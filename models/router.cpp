@@ -16,7 +16,7 @@ constexpr uint64_t bit(int i) { return uint64_t{1} << i; }
 // The fast path's I/O: credits from the output links' credit lines, flits and credits onto links.
 // St: the organization's switch-traversal stage (0 single, 1 lookahead and classic): a flit that wins
 // the switch in cycle t is pushed onto its link in t + St (the link stamps it from that cycle).
-template <int St>
+template <int St, bool Multi>
 struct Router::LinkIo {
   static constexpr bool kPortMode = false;
   Router& r;
@@ -33,7 +33,7 @@ struct Router::LinkIo {
   }
   void send_flit(int o, const Flit& f, int ov) {
     RouterPort& op = r.port_[o];
-    uint16_t& tail = r.out_tail_[(op.first_vc + ov) * r.levels_ + f.priority];
+    uint16_t& tail = r.out_tail_[Multi ? (op.first_vc + ov) * r.levels_ + f.priority : op.first_vc + ov];
     op.out_link->send_flit(now + St, lane, f, static_cast<uint8_t>(ov), tail);
     tail = op.out_link->next_slot(tail);
   }
@@ -292,23 +292,24 @@ template <class Io>
 // is not preempted) and the throttle lets its level through; a new head gets its route and asks for
 // an output VC. A port whose lanes asked for no output VC offers its ready lane to the switch at
 // once; the others offer after the VC allocation has added its grants (allocate_vcs).
-template <Pipeline Org>
+template <Pipeline Org, bool Multi>
 [[gnu::always_inline]] inline void Router::scan_fronts(uint64_t now, Fronts& fr, uint32_t& due) {
   due = 0;
-  const auto out_port_of = [this](int p) {
-    const InputVc* regs = in_vc_ + port_[p].first_vc * levels_;
+  const int K = lanes_per_vc<Multi>();
+  const auto out_port_of = [this, K](int p) {
+    const InputVc* regs = in_vc_ + port_[p].first_vc * K;
     return [regs](int v) { return regs[v].out_port_q; };
   };
   for (uint64_t pm = __atomic_load_n(&occupied_, __ATOMIC_ACQUIRE); pm; pm &= pm - 1) {
     const int p = __builtin_ctzll(pm);
     const RouterPort& port = port_[p];
-    const int first_lane = port.first_vc * levels_;
+    const int first_lane = port.first_vc * K;
     InputVc* regs = in_vc_ + first_lane;
     uint64_t rdy = 0;
     int top = 0;  // the highest level among the ready lanes
     const int asked = fr.nreq;
     uint64_t spec = 0;  // lookahead: heads asking for a VC, each may ask for the switch speculatively
-    for (int v = 0, q = 0; v < port.lanes; ++v, q = (q + 1 == levels_ ? 0 : q + 1)) {
+    for (int v = 0, q = 0; v < port.lanes; ++v, q = (!Multi || q + 1 == K ? 0 : q + 1)) {
       InputVc& r = regs[v];
       if (r.tail_acquire() == r.head_q) continue;
       const Flit& f = in_ram_[(static_cast<size_t>(first_lane) + v) * depth_ + r.head_slot];
@@ -319,12 +320,12 @@ template <Pipeline Org>
       ++due;
       if (r.state_q == VcState::kActive) {
         const OutputVc& ov = out_vc_[port_[r.out_port_q].first_vc + r.out_vc_q];
-        if (ov.owner_q == first_lane + v && ov.credits_q > reserve_[q]) {
-          if (q > top) {
+        if (ov.owner_q == first_lane + v && ov.credits_q > (Multi ? reserve_[q] : 0)) {
+          if (Multi && q > top) {
             rdy = 0;
             top = q;
           }
-          if (q == top) rdy |= bit(v);
+          if (!Multi || q == top) rdy |= bit(v);
         }
         continue;
       }
@@ -367,7 +368,7 @@ template <Pipeline Org>
 
 // Fair, per output and class; the highest level first, which may preempt a lower one. A failed
 // request changes nothing, so a router whose heads all wait sleeps.
-template <Pipeline Org>
+template <Pipeline Org, bool Multi>
 [[gnu::always_inline]] inline bool Router::allocate_vcs(Fronts& fr) {
   bool changed = false;
   vc_alloc_.allocate(va_req_, fr.nreq, out_, [&](const VaRequest& q, int ov, bool preempted) {
@@ -394,7 +395,7 @@ template <Pipeline Org>
   for (uint64_t pm = fr.deferred; pm; pm &= pm - 1) {
     const int p = __builtin_ctzll(pm);
     if (fr.ready[p]) {
-      const InputVc* regs = in_vc_ + port_[p].first_vc * levels_;
+      const InputVc* regs = in_vc_ + port_[p].first_vc * lanes_per_vc<Multi>();
       sw_alloc_.offer(p, fr.ready[p], fr.ready_level[p], [regs](int v) { return regs[v].out_port_q; }, fr.requested);
     }
   }
@@ -454,11 +455,11 @@ template <class Io>
 }
 
 // The flit leaves on its output VC and its slot's credit goes upstream, both in this cycle.
-template <class Io, Pipeline Org>
+template <class Io, Pipeline Org, bool Multi>
 [[gnu::always_inline]] inline void Router::traverse(uint64_t now, Io& io, int p, int o, int np) {
   RouterPort& ip = port_[p];
   const int v = ip.offer_vc;
-  const size_t li = static_cast<size_t>(ip.first_vc) * levels_ + v;
+  const size_t li = static_cast<size_t>(ip.first_vc) * lanes_per_vc<Multi>() + v;
   InputVc& r = in_vc_[li];
   const Flit& f = in_ram_[li * depth_ + r.head_slot];
   const int ov = r.out_vc_q;
@@ -478,7 +479,7 @@ template <class Io, Pipeline Org>
   }
   if constexpr (Io::kPortMode && Org != Pipeline::kSingle) st_lane_[o] = static_cast<uint16_t>(li);
   if (out_[o].send(ov, f.tail(), static_cast<uint16_t>(li))) --preempted_now_;  // a worm left a stack
-  io.send_credit(p, v / levels_);
+  io.send_credit(p, Multi ? v / levels_ : v);
   if (f.tail()) r.state_q = VcState::kIdle;
   if constexpr (!Io::kPortMode) {
     // The occupancy figure (network ports; entries before the pop, counting flits still on the
@@ -511,17 +512,17 @@ template <class Io, Pipeline Org>
 // Returns whether any register changed; `due` gets the number of input VCs with a due front flit.
 // Lookahead and classic run the same calls with their stages' differences (see scan_fronts,
 // allocate_vcs, speculative_grant, traverse and the I/O's traversal register).
-template <class Io, Pipeline Org>
+template <class Io, Pipeline Org, bool Multi>
 bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
   bool changed = take_credits(io);   // 1
   Fronts fronts;
-  scan_fronts<Org>(now, fronts, due);     // 2, and 4 (switch offers) for ports without VC requests
-  if (fronts.nreq) changed |= allocate_vcs<Org>(fronts);  // 3, and 4 for the others
+  scan_fronts<Org, Multi>(now, fronts, due);     // 2, and 4 (switch offers) for ports without VC requests
+  if (fronts.nreq) changed |= allocate_vcs<Org, Multi>(fronts);  // 3, and 4 for the others
   const int np = network_ports();
   uint32_t moved = 0;
   for (uint64_t m = fronts.requested; m; m &= m - 1) {
     const int o = __builtin_ctzll(m);
-    traverse<Io, Org>(now, io, allocate_switch<Io>(o), o, np);  // 5, 6
+    traverse<Io, Org, Multi>(now, io, allocate_switch<Io>(o), o, np);  // 5, 6
     ++moved;
   }
   if constexpr (Org == Pipeline::kLookahead) {
@@ -529,7 +530,7 @@ bool Router::cycle(uint64_t now, Io& io, uint32_t& due) {
       const int o = __builtin_ctzll(m);
       const int p = speculative_grant<Io>(fronts, o);
       if (p < 0) continue;
-      traverse<Io, Org>(now, io, p, o, np);
+      traverse<Io, Org, Multi>(now, io, p, o, np);
       ++moved;
     }
   }
@@ -546,13 +547,21 @@ void Router::evaluate(uint64_t now, int lane) {
   last_eval_ = now;
   uint32_t due = 0;
   bool changed = false;
+  // Priority levels, gossip mode and the pipelined organizations exclude each other (the
+  // constructor checks), so only the single organization has a K > 1 instance.
   if (__builtin_expect(org_ == Pipeline::kSingle, 1)) {
-    LinkIo<0> io{*this, now, lane};
-    changed = __builtin_expect(gossip_mode_, 0) ? gossip_cycle(now, io, due) : cycle<LinkIo<0>, Pipeline::kSingle>(now, io, due);
+    if (__builtin_expect(levels_ > 1, 0)) {
+      LinkIo<0, true> io{*this, now, lane};
+      changed = cycle<LinkIo<0, true>, Pipeline::kSingle, true>(now, io, due);
+    } else {
+      LinkIo<0, false> io{*this, now, lane};
+      changed = __builtin_expect(gossip_mode_, 0) ? gossip_cycle(now, io, due)
+                                                  : cycle<LinkIo<0, false>, Pipeline::kSingle, false>(now, io, due);
+    }
   } else {
-    LinkIo<1> io{*this, now, lane};
-    changed = org_ == Pipeline::kLookahead ? cycle<LinkIo<1>, Pipeline::kLookahead>(now, io, due)
-                                           : cycle<LinkIo<1>, Pipeline::kClassic>(now, io, due);
+    LinkIo<1, false> io{*this, now, lane};
+    changed = org_ == Pipeline::kLookahead ? cycle<LinkIo<1, false>, Pipeline::kLookahead, false>(now, io, due)
+                                           : cycle<LinkIo<1, false>, Pipeline::kClassic, false>(now, io, due);
   }
   // A router whose state did not change would evaluate identically next cycle: it sleeps until a
   // flit becomes due or a credit reaches it (both wake it).
@@ -581,9 +590,9 @@ void Router::port_cycle(uint64_t now, const PortWires* in, PortWires* out) {
   PortIo io{in, out, nports_, this};  // evaluated every cycle: no slept cycles to account
   uint32_t due = 0;
   if (gossip_mode_) gossip_cycle(now, io, due);
-  else if (org_ == Pipeline::kSingle) cycle<PortIo, Pipeline::kSingle>(now, io, due);
-  else if (org_ == Pipeline::kLookahead) cycle<PortIo, Pipeline::kLookahead>(now, io, due);
-  else cycle<PortIo, Pipeline::kClassic>(now, io, due);
+  else if (org_ == Pipeline::kSingle) cycle<PortIo, Pipeline::kSingle, true>(now, io, due);
+  else if (org_ == Pipeline::kLookahead) cycle<PortIo, Pipeline::kLookahead, false>(now, io, due);
+  else cycle<PortIo, Pipeline::kClassic, false>(now, io, due);
 }
 
 // Gossip mode (docs/gossip.md, "Hardwired forwarding"). Every packet is one block, gossip_flits_ flits,

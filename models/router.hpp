@@ -151,14 +151,15 @@ class Router final : public RouterBlock {
   std::string wait_reason(int port, int vc) const;
 
  private:
-  template <int St>
+  template <int St, bool Multi>
   struct LinkIo;
   struct PortIo;
   struct Fronts;
   struct GossipClaims;
   // The router's cycle (stage P of docs/timing-contract.md) as a sequence of its stages, below.
   // Org: the organization (docs/timing-contract.md, "Router organizations"); single is stage P.
-  template <class Io, Pipeline Org>
+  // Multi: priority levels K > 1 (single only); false compiles the lane arithmetic for K = 1.
+  template <class Io, Pipeline Org, bool Multi>
   bool cycle(uint64_t now, Io& io, uint32_t& due);
   // The cycle of a router in gossip mode: whole packets replicated to the outputs the gossip image
   // names (docs/gossip.md, "Hardwired forwarding").
@@ -170,10 +171,10 @@ class Router final : public RouterBlock {
   bool take_credits(Io& io);
   // 2. Route computation and readiness at the input fronts; the VC requests, and the switch offers of
   // ports that asked for no VC.
-  template <Pipeline Org>
+  template <Pipeline Org, bool Multi>
   void scan_fronts(uint64_t now, Fronts& f, uint32_t& due);
   // 3. VC allocation, then (single) the switch offers of the ports that asked for a VC.
-  template <Pipeline Org>
+  template <Pipeline Org, bool Multi>
   bool allocate_vcs(Fronts& f);
   // Lookahead: the speculative request output `o` grants, if its VC allocation succeeded and the new
   // output VC has a credit; -1 when the grant is cancelled.
@@ -184,7 +185,7 @@ class Router final : public RouterBlock {
   int allocate_switch(int o);
   // 6. Traversal: input p's offered flit leaves on output o and its credit goes upstream (np: the
   // network ports).
-  template <class Io, Pipeline Org>
+  template <class Io, Pipeline Org, bool Multi>
   void traverse(uint64_t now, Io& io, int p, int o, int np);
   // Gossip mode: whole packets at the fronts with their targets; their claims; the streaming.
   void gossip_fronts(uint64_t now, GossipClaims& c, uint32_t& due);
@@ -210,6 +211,9 @@ class Router final : public RouterBlock {
     return now > last_eval_ + 1 ? uint64_t{blocked_last_} * (now - last_eval_ - 1) : 0;
   }
   int reserve(int level) const { return reserve_[level]; }
+  // Lanes per VC as the hot path sees it: a constant 1 unless the cycle was compiled for K > 1.
+  template <bool Multi>
+  int lanes_per_vc() const { return Multi ? levels_ : 1; }
   [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void fail_order(int port, const Flit& f, uint32_t worm) const;
 
   // --- hot state: what every evaluation touches, in the first cache lines ------------------------

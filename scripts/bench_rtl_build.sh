@@ -4,7 +4,8 @@
 # (1D/2D/3D, one-port/all-port, V = 1/2, priority K = 2/4/8, gossip, barrier unit), `torx rtl build`
 # into an empty cache, then the same run on the Verilated routers. A benchmark, not a test: it prints
 # a table and asserts nothing. Per shape:
-#   verilator  Verilator's wall seconds (the manifest's verilator_seconds; the largest model's)
+#   verilator  Verilator's CPU seconds, summed over the models (the manifests' verilator_cpu_seconds)
+#   compile    the compilers' CPU seconds (the manifests' cpu_seconds minus Verilator's), summed
 #   wall       torx rtl build's wall seconds (every model the run needs: routers, barrier units)
 #   cpu        its CPU seconds with its children (Verilator, the compilers, the run on C++ routers)
 #   rss        the largest resident size of any process of the build (MB)
@@ -13,6 +14,7 @@
 # and the machine's load average before the shape. Wall seconds depend on the load: quote it.
 #   scripts/bench_rtl_build.sh [--torx PATH] [--only REGEX] [--no-sim] [--keep DIR]
 #   TORX_RTL_TUNE="vflags=-fno-inline;fast=-O2" scripts/bench_rtl_build.sh    (docs/rtl.md, "Build time")
+#   TORX_CXX=g++ TORX_RTL_TUNE="trace=-O1" scripts/bench_rtl_build.sh         (the default before clang++)
 # Run it at nice -n 19 on a shared machine; a full table is about 10 to 30 minutes of CPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +28,7 @@ while [[ $# -gt 0 ]]; do
     --only) ONLY=$2; shift 2 ;;
     --no-sim) SIM=0; shift ;;
     --keep) KEEP=$2; shift 2 ;;
-    -h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
     *) echo "bench_rtl_build: unknown argument '$1' (--torx PATH, --only REGEX, --no-sim, --keep DIR)" >&2; exit 2 ;;
   esac
 done
@@ -59,9 +61,9 @@ SHAPES=(
   "gossip 3d 4-flit|ms-hc --topo 4x4x4 --gossip-hw --block-bytes 128|"
 )
 
-printf '# torx %s; TORX_RTL_TUNE=%s; %s CPUs; %s\n' "$("$TORX" --version 2>/dev/null | head -1)" \
-  "${TORX_RTL_TUNE:-}" "$(nproc)" "$(date -u +%FT%TZ)"
-printf '%-30s %-26s %6s %10s %6s %7s %6s %7s %8s %7s\n' shape models load verilator wall cpu rss so 'Mrc/s' 'sim cpu'
+printf '# torx %s; TORX_CXX=%s; TORX_RTL_TUNE=%s; %s CPUs; %s\n' "$("$TORX" --version 2>/dev/null | head -1)" \
+  "${TORX_CXX:-}" "${TORX_RTL_TUNE:-}" "$(nproc)" "$(date -u +%FT%TZ)"
+printf '%-30s %-26s %6s %9s %7s %6s %7s %6s %7s %8s %7s\n' shape models load verilator compile wall cpu rss so 'Mrc/s' 'sim cpu'
 for row in "${SHAPES[@]}"; do
   IFS='|' read -r name run bytes <<<"$row"
   [[ $name =~ $ONLY ]] || continue
@@ -75,7 +77,8 @@ for row in "${SHAPES[@]}"; do
   fi
   read -r wall user sys rss <"$T/time"
   models=$(grep -h '^name ' "$cache"/*/manifest.txt | cut -d' ' -f2 | paste -sd+)
-  vsec=$(grep -h '^verilator_seconds ' "$cache"/*/manifest.txt | cut -d' ' -f2 | sort -g | tail -1)
+  vsec=$(grep -h '^verilator_cpu_seconds ' "$cache"/*/manifest.txt | cut -d' ' -f2 | paste -sd+ | bc)
+  csec=$(echo "$(grep -h '^cpu_seconds ' "$cache"/*/manifest.txt | cut -d' ' -f2 | paste -sd+) - $vsec" | bc)
   so_kb=$(( $(cat "$cache"/*/model.so | wc -c) / 1024 ))
   mrc=- simcpu=-
   if [[ $SIM == 1 ]]; then
@@ -93,7 +96,7 @@ for row in "${SHAPES[@]}"; do
       mrc=FAIL
     fi
   fi
-  printf '%-30s %-26s %6s %10s %6.0f %7.1f %6d %7d %8s %7s\n' "$name" "$models" "$load" "$vsec" "$wall" \
+  printf '%-30s %-26s %6s %9s %7s %6.0f %7.1f %6d %7d %8s %7s\n' "$name" "$models" "$load" "$vsec" "$csec" "$wall" \
     "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$so_kb" "$mrc" "$simcpu"
   if [[ -n $KEEP ]]; then mkdir -p "$KEEP" && cp -a "$cache"/. "$KEEP"/; fi
 done

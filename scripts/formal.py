@@ -63,22 +63,21 @@ PROOFS = {
                     "sa_* with two priority levels"),
     "barrier": ("torx_barrier", ["hw/torx_cfg_loader.sv", "hw/torx_barrier.sv"], {"NumDims": 2}, [], 12, "pdr",
                 "bar_reset, bar_after_all, bar_complete, bar_release"),
-    # Planted faults, the RTL's own Mutant parameters: each must make its proof fail (--expect-fail).
+    # Planted faults, the hand-written mutants (testbenches/rtl/mutants/, MUTANT_PATCHES below): each
+    # must make its proof fail (--expect-fail).
     "sw_alloc_m3": ("torx_sw_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_sw_alloc.sv"],
-                    {"NumDims": 1, "NumLocal": 1, "NumClasses": 2, "VcsPerClass": 1, "Mutant": 3}, [], 12, "pdr",
+                    {"NumDims": 1, "NumLocal": 1, "NumClasses": 2, "VcsPerClass": 1}, [], 12, "pdr",
                     "mutant 3 (sa_out_rr_q does not move): sa_fair must fail"),
-    # Not a planted fault: the input stage's pointer wraps at the VC count with K > 1 (the C++ model
-    # does the same), so sa_in_fair fails at K = 2 (docs/verification.md, "A fairness gap at K > 1").
-    "sw_alloc_k2_in_fair": ("torx_sw_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_sw_alloc.sv"],
-                            {"NumDims": 1, "NumLocal": 1, "NumClasses": 2, "VcsPerClass": 1, "PriorityLevels": 2},
-                            ["TORX_SA_IN_FAIR_ALL_LEVELS"], 12, "pdr",
-                            "sa_in_fair at K = 2: fails (the input pointer wraps at the VC count)"),
     "output_unit_m5": ("torx_output_unit_fv", ["hw/torx_output_unit.sv", "testbenches/formal/torx_output_unit_fv.sv"],
-                       {"PriorityLevels": 2, "Mutant": 5}, ["TORX_FV_LINK"], 12, "pdr",
+                       {"PriorityLevels": 2}, ["TORX_FV_LINK"], 12, "pdr",
                        "mutant 5 (a tail frees a preempted VC): ou_stack_owner / ou_resume must fail"),
 }
+# The proofs of a hand-written mutant: its patch of hw/ (testbenches/rtl/mutants/NAME.patch, the one
+# `torx cosim --mutant N` builds) applied to copies of the proof's sources.
+MUTANT_PATCHES = {"sw_alloc_m3": "router_m3", "output_unit_m5": "router_m5"}
+MUTANTS = os.path.join(ROOT, "testbenches", "rtl", "mutants")
 # The planted faults are not part of the default run.
-DEFAULT = [n for n in PROOFS if not re.search(r"_m\d+$|_in_fair$", n)]
+DEFAULT = [n for n in PROOFS if not re.search(r"_m\d+$", n)]
 
 YOSYS_FLOW = ("prep -top {top}; flatten; memory_map; opt -full; async2sync; dffunmap; techmap; opt -fast; "
               "dffunmap; abc -fast -g AND; opt_clean; setundef -anyseq; opt -keepdc -fast; dffunmap; "
@@ -91,6 +90,47 @@ def need(tool):
         sys.exit(2)
 
 
+
+
+def apply_patch(patch, files, out_dir):
+    """Applies a mutant's patch (a unified diff of hw/, as hw/rtl_cache.cpp applies it: each hunk's old
+    lines must occur exactly once in its file; line numbers are not used) to copies of `files` (paths
+    relative to ROOT, under hw/) in out_dir (at their path under hw/); returns {path: patched copy}
+    for the files it changed."""
+    hunks, fname, in_hunk = [], None, False
+    for line in open(patch).read().split("\n"):
+        if line.startswith("+++ "):
+            f = line[4:].split("\t")[0]
+            fname, in_hunk = (f[f.index("hw/") + 3:] if "hw/" in f else os.path.basename(f)), False
+        elif line.startswith("--- "):
+            in_hunk = False
+        elif line.startswith("@@"):
+            hunks.append([fname, "", ""])
+            in_hunk = True
+        elif in_hunk and line[:1] in (" ", "-", "+"):
+            if line[0] != "+":
+                hunks[-1][1] += line[1:] + "\n"
+            if line[0] != "-":
+                hunks[-1][2] += line[1:] + "\n"
+        elif not line.startswith("\\"):
+            in_hunk = False
+    by_name = {os.path.relpath(f, "hw"): f for f in files}
+    out = {}
+    for i, (fn, old, new) in enumerate(hunks):
+        if fn not in by_name:
+            continue   # a hunk of a file this proof does not read
+        src = out.get(by_name[fn], os.path.join(ROOT, by_name[fn]))
+        text = open(src).read()
+        if text.count(old) != 1:
+            raise RuntimeError(f"{os.path.basename(patch)}: hunk {i + 1} matches {text.count(old)} times in {fn}")
+        dst = os.path.join(out_dir, fn)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(dst, "w") as f:
+            f.write(text.replace(old, new))
+        out[by_name[fn]] = dst
+    if not out:
+        raise RuntimeError(f"{os.path.basename(patch)} changes none of {', '.join(files)}")
+    return out
 
 
 def build_aiger(work, name, top, files, chparam, defines, subst=None):
@@ -144,6 +184,10 @@ def prove(name, quick, work, subst=None, timeout=300, depth=None):
     top, files, chparam, defines, bmc_depth, engine, props = PROOFS[name]
     depth = depth or bmc_depth
     t0 = time.monotonic()
+    if name in MUTANT_PATCHES:
+        pdir = os.path.join(work, name + "-src")
+        os.makedirs(pdir, exist_ok=True)
+        subst = dict(subst or {}, **apply_patch(os.path.join(MUTANTS, MUTANT_PATCHES[name] + ".patch"), files, pdir))
     aig, asserts = build_aiger(work, name, top, files, chparam, defines, subst)
     res = {"name": name, "top": top, "config": " ".join(f"{k}={v}" for k, v in chparam.items()),
            "props": props, "depth": depth, "engine": engine}

@@ -12,7 +12,9 @@ times, peak memory and threads aside). Exit 1 if any document differs or a run f
 
 --failures: a rank whose MPI call fails (TORX_MPI_FAULT=1:N), a rank that dies by SIGKILL at a
 collective (TORX_MPI_FAULT=1:N:kill) and one killed from outside: every rank must stop with a
-message, mpirun (for the MPI error) or torx-mpirun (for a rank's death) with exit 3, within 120 s.
+message, mpirun (for the MPI error) or torx-mpirun (for a rank's death) with exit 3, within 120 s;
+and a schedule file breaking a holding rule in one rank's share of the blocks: exit 2 and one process's
+message on 2 and 3 ranks.
 """
 import argparse
 import concurrent.futures
@@ -146,6 +148,32 @@ def failures(torx, tmp):
     return bad
 
 
+def bad_schedule(torx, tmp):
+    """A schedule file that breaks a holding rule: each rank's step model tracks its share of the blocks
+    (docs/distributed.md, "Memory per rank"), the ranks agree on the first error: exit 2 and one
+    process's message, on every partition, when the first break is in rank 1's share and a later one in
+    rank 0's (block 15>3 is id 243 of 256, block 1>2 id 18)."""
+    path = os.path.join(tmp, "bad.sched")
+    with open(path, "w") as f:
+        f.write("torx-schedule 1\ncollective alltoall\ntopology 16 torus\nports one\nswitching wormhole\n"
+                "step\n0 -> 1 x+ | 0>1\nstep\n0 -> 1 x+ | 15>3 1>2\nend\n")
+    args = [torx, "run", "--schedule", path, "--topo", "16", "--model", "cycle", "--json", os.path.join(tmp, "bad.json")]
+    one = run(args, timeout=120)
+    want = one.stderr.strip()
+    bad = []
+    if one.returncode != 2 or "block (15)->(3)" not in want:
+        return [f"bad schedule: one process: exit {one.returncode}, want 2 naming block 15>3: {want[-300:]}"]
+    for ranks in (2, 3):
+        p = run([*MPIRUN, "-np", str(ranks), *args], timeout=120)
+        got = "\n".join(l for l in p.stderr.strip().splitlines() if l.startswith("torx"))
+        ok = p.returncode == 2 and got == want
+        print(f"failures: a schedule breaking a holding rule on {ranks} ranks: exit {p.returncode}"
+              f"{', the message of one process' if ok else ': ' + got[-300:]}")
+        if not ok:
+            bad.append(f"bad schedule on {ranks} ranks: exit {p.returncode}, want 2 and {want!r}")
+    return bad
+
+
 def torx_mpirun(torx):
     """torx-mpirun beside torx (build/bin, an installed prefix), else the one in scripts/."""
     beside = os.path.join(os.path.dirname(os.path.abspath(torx)), "torx-mpirun")
@@ -169,7 +197,7 @@ def main():
     parts = a.partitions.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         if a.failures:
-            bad = failures(a.torx, tmp)
+            bad = bad_schedule(a.torx, tmp) + failures(a.torx, tmp)
             for b in bad:
                 print(b)
             print(f"failures: {len(bad)} problems")

@@ -81,14 +81,12 @@ OPERATORS = [
 def logic_lines(text):
     """Indices of the lines that hold the unit's logic: not comments, not simulation-only blocks,
     not declarations of parameters or ports, not the property include, not a loop's header (its
-    bounds: one past a vector's end only drops a write or reads X, equivalent by construction), not
-    the code of the hand-written mutants (a block under `if (Mutant ...)`, elaborated only in the
-    mutant's configuration)."""
+    bounds: one past a vector's end only drops a write or reads X, equivalent by construction). (The
+    hand-written mutants are patches outside hw/, testbenches/rtl/mutants/.)"""
     lines = text.split("\n")
     keep = []
     in_module = False
     skip_depth = 0
-    mutant_depth = 0   # begin/end depth inside a block elaborated only for a hand-written mutant
     for i, line in enumerate(lines):
         s = line.strip()
         if s.startswith("module "):
@@ -96,12 +94,6 @@ def logic_lines(text):
         if not in_module:
             continue
         code = s.split("//")[0]
-        if mutant_depth or (re.match(r"(end else )?if \(Mutant\b", code) and re.search(r"\bbegin\b", code)):
-            for tok in re.findall(r"\b(begin|end)\b", code):
-                mutant_depth += 1 if tok == "begin" else -1
-                if mutant_depth == 0:
-                    break
-            continue
         if re.match(r"for \(", code):
             continue
         if s.startswith("`ifndef SYNTHESIS") or s.startswith("`ifdef SYNTHESIS"):
@@ -115,7 +107,7 @@ def logic_lines(text):
             continue
         if (not s or s.startswith("//") or s.startswith("`") or s.startswith("parameter") or
                 s.startswith("localparam") or s.startswith("input") or s.startswith("output") or
-                s.startswith("module") or s.startswith(")") or "$fatal" in s or "Mutant" in s):
+                s.startswith("module") or s.startswith(")") or "$fatal" in s):
             continue
         keep.append(i)
     return lines, keep

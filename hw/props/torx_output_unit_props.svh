@@ -66,7 +66,7 @@
       if (rst_ni && props_up_q) begin
         `TORX_ASSERT(32'(credits) <= BufferDepth, ("ou_credit_bound: VC %0d has %0d credits, D = %0d", v, credits, BufferDepth))
         if (spend) begin
-          `TORX_ASSERT(credits != '0 || credit_in || Mutant == 6, ("ou_no_credit: a flit sent on VC %0d without a credit", v))
+          `TORX_ASSERT(credits != '0 || credit_in, ("ou_no_credit: a flit sent on VC %0d without a credit", v))
           `TORX_ASSERT(xb_ivc_i == owner || (va_grant_i[v] && va_grant_ivc_i[v*IvcW +: IvcW] == xb_ivc_i),
                        ("ou_flit_owner: a flit of lane %0d on VC %0d, owned by lane %0d", xb_ivc_i, v, owner))
         end

@@ -9,6 +9,8 @@
 //   yosys -formal (FORMAL): TORX_PROPS on; a property is a plain immediate assert for yosys-smtbmc
 //     (read_verilog -formal has no action blocks).
 //   synthesis (yosys without -formal defines SYNTHESIS; scripts/synth.py): off, no logic added.
+//   TORX_PROPS_OFF (a Verilated model built without them: TORX_RTL_PROPS_PORTS, docs/rtl.md "Build
+//     time"): off, as in synthesis.
 // Every property is an immediate assertion in a clocked block, checked only when the unit was out of
 // reset in the previous cycle as well (props_up_q), so the previous cycle's values are defined; the
 // reset-state properties are checked in the first cycle after reset.
@@ -28,6 +30,7 @@
   `define TORX_PROPS
   `define TORX_ASSERT(c, m) assert (c);
 `elsif SYNTHESIS
+`elsif TORX_PROPS_OFF
 `else
   `define TORX_PROPS
   `define TORX_ASSERT(c, m) assert (c) else $error m;

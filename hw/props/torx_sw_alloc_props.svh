@@ -2,8 +2,7 @@
 // torx_sw_alloc_props: the properties of the switch allocator (docs/verification.md, "Properties"),
 // included at the end of torx_sw_alloc:
 //   sa_reset      after reset every pointer is 0;
-//   sa_ptr        every output pointer names a port, every input pointer a lane of its port (with
-//                 K > 1 one past the last lane: the wrap at the VC count, "sa_in_fair" below);
+//   sa_ptr        every output pointer names a port, every input pointer a lane of its port;
 //   sa_requested  an input port offers, and wins with, only a lane that is ready, for the output port
 //                 that lane asked for;
 //   sa_exclusive  at most one flit per output port (a grant names one input port) and per input port
@@ -14,11 +13,8 @@
 //                 a flit, and (K > 1) the winner's offer is of the highest level offered to it;
 //   sa_in_fair    round robin at the input stage: while a lane of input port p is ready (at the port's
 //                 highest ready level), at most Lanes - 1 wins of p go to its other lanes before it.
-//                 Checked with one level only: with K > 1 the pointer wraps at the port's VC count,
-//                 not its lane count (hw/torx_sw_alloc.sv and models/allocators.hpp alike), so after
-//                 VC 0's top-level lane wins the search starts at lane 0 again and VC 1's lane of that
-//                 level waits while VC 0's is ready (docs/verification.md, "A fairness gap at K > 1";
-//                 TORX_SA_IN_FAIR_ALL_LEVELS checks it at every K: scripts/formal.py sw_alloc_k2_in_fair);
+//                 At every K (it found the pointer wrapping at the VC count, not the lane count, in
+//                 the RTL and the C++ model alike: docs/verification.md, "A fairness gap at K > 1");
 //   (lookahead, Pipeline = 1: an input port with no ready lane offers a speculative one, spec_i; a
 //   speculative offer is a ready one for sa_offer and sa_requested when spec_ok_i says its grant
 //   stands, an output with a speculative offer only may send nothing (the grant is cancelled), and
@@ -54,7 +50,7 @@
                      ("sa_ptr: output %0d's pointer is %0d, of %0d ports", o, sa_out_rr_q[o*PortW +: PortW], NumPorts))
       end
       for (int unsigned p = 0; p < NumPorts; p++) begin
-        `TORX_ASSERT(32'(sa_in_rr_q[p*PtrW +: PtrW]) < ((p < NumNetPorts) ? NetVcs : 1) * Levels + (Levels > 1 ? 1 : 0),
+        `TORX_ASSERT(32'(sa_in_rr_q[p*PtrW +: PtrW]) < ((p < NumNetPorts) ? NetVcs : 1) * Levels,
                      ("sa_ptr: input %0d's pointer is %0d", p, sa_in_rr_q[p*PtrW +: PtrW]))
       end
     end
@@ -91,13 +87,8 @@
         else if (!competing_l || (in_win_o[p] && 32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) == l)) passed_q <= '0;
         else if (in_win_o[p] && 32'(passed_q) < PLanes) passed_q <= passed_q + 16'd1;
       end
-`ifdef TORX_SA_IN_FAIR_ALL_LEVELS
-      localparam bit PropsInFair = 1'b1;
-`else
-      localparam bit PropsInFair = (Levels == 1);
-`endif
       always_ff @(posedge clk_i) begin
-        if (rst_ni && props_up_q && PropsInFair) begin
+        if (rst_ni && props_up_q) begin
           `TORX_ASSERT(32'(passed_q) < PLanes,
                        ("sa_in_fair: lane %0d of input port %0d waited through %0d wins of its port's other lanes", l, p,
                         passed_q))

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -181,6 +182,30 @@ void reduce_partial_check(sw::CheckResult& c) {
 int mpi_rank() { return g_world ? g_world->rank() : 0; }
 int mpi_size() { return g_world ? g_world->size() : 1; }
 
+void agree_on_schedule_error(const std::array<uint64_t, 5>& position, const std::string* error) {
+  if (!g_world) {
+    if (error) throw sw::InputError(*error);
+    return;
+  }
+  constexpr size_t kw = 6;  // failed, then the position
+  const uint64_t mine[kw] = {error ? 1u : 0u, position[0], position[1], position[2], position[3], position[4]};
+  const size_t r = static_cast<size_t>(g_world->size());
+  std::vector<uint64_t> all(kw * r);
+  g_world->allgather(mine, kw, all.data());
+  size_t first = r;
+  for (size_t i = 0; i < r; ++i) {
+    const uint64_t* w = &all[i * kw];
+    if (w[0] && (first == r || std::lexicographical_compare(w + 1, w + kw, &all[first * kw + 1], &all[first * kw + kw])))
+      first = i;
+  }
+  if (first == r) return;
+  std::vector<std::vector<uint8_t>> out(r), in;
+  if (first == static_cast<size_t>(g_world->rank()))
+    for (auto& o : out) o.assign(error->begin(), error->end());
+  g_world->alltoallv(out, in);
+  throw sw::InputError(std::string(in[first].begin(), in[first].end()));
+}
+
 #else
 
 void mpi_start(int*, char***) {
@@ -194,6 +219,9 @@ model::RankComm* mpi_world() { return nullptr; }
 void reduce_partial_check(sw::CheckResult&) { TORX_CHECK(false, "a partial check in a build without MPI"); }
 int mpi_rank() { return 0; }
 int mpi_size() { return 1; }
+void agree_on_schedule_error(const std::array<uint64_t, 5>&, const std::string* error) {
+  if (error) throw sw::InputError(*error);
+}
 
 #endif
 

@@ -6,6 +6,8 @@
 // ranks refuses to run (each rank would run the whole network and write its own document).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 
 #include "core/errors.hpp"
@@ -42,6 +44,12 @@ inline bool output_rank() { return mpi_rank() == 0; }
 // A partitioned run's check (each rank judged its own nodes' deliveries): the counts summed over
 // the ranks, the examples merged on rank 0 (models/partitioned.hpp, reduce_check).
 void reduce_partial_check(sw::CheckResult& c);
+// A partitioned run's schedule: each rank's step model tracks its share of the blocks, so a broken
+// holding rule is seen by one rank only. Every rank calls this after generating (or reading) the
+// schedule, with `error` the text of the InputError it stopped at (null if none) and `position` its
+// step model's failure_position(): when any rank failed, every rank throws the InputError of the
+// earliest position (the one one process, tracking every block, stops at).
+void agree_on_schedule_error(const std::array<uint64_t, 5>& position, const std::string* error);
 // The number of ranks mpirun started this process among (1 if none), from the environment.
 int launched_ranks();
 

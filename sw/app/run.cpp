@@ -205,6 +205,13 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   smo.ports = req.ports;
   smo.origin = req.schedule.empty() ? req.algorithm + " (generated)" : req.schedule;
   smo.track_blocks = !req.count_only;
+  // A partitioned run: each rank tracks its share of the blocks (the holding rules), and the ranks
+  // agree on the first error below (docs/distributed.md, "Memory per rank").
+  const int ranks = req.model != ModelKind::kStep ? mpi_size() : 1;
+  if (ranks > 1) {
+    smo.track_part = static_cast<uint32_t>(mpi_rank());
+    smo.track_parts = static_cast<uint32_t>(ranks);
+  }
   // The step model's counters and block tracking are held to the same limit as the cycle model.
   const sw::MemoryLimit memory_limit = req.memory_limit ? *req.memory_limit : sw::default_memory_limit();
   smo.memory_limit_bytes = memory_limit.bytes;
@@ -218,6 +225,17 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
   StepProgressSink sink(whole ? static_cast<sw::ScheduleSink&>(both) : step_model, hooks.step_progress);
   const auto t0 = std::chrono::steady_clock::now();
   const sw::Algorithm* algo = nullptr;
+  // A partitioned run: the first error any rank's share of the blocks shows, agreed on below.
+  std::optional<std::string> schedule_error;
+  const auto feed = [&](const auto& produce) {
+    try {
+      produce();
+    } catch (const sw::InputError& e) {
+      if (ranks <= 1) throw;
+      schedule_error = e.what();
+    }
+    if (ranks > 1) agree_on_schedule_error(step_model.failure_position(), schedule_error ? &*schedule_error : nullptr);
+  };
   if (!req.algorithm.empty()) {
     algo = &sw::lookup_algorithm(req.algorithm);
     if (algo->gossip_plan)  // the precondition check plans the forwarding tables: estimated first
@@ -227,15 +245,17 @@ RunReport run(const RunRequest& req, const RunHooks& hooks) {
     // The step model's counters and block state, one step in flight and the generator's plan:
     // estimated before any of it is allocated (exit 3 naming the estimate and the limit).
     const int pieces = algo->pieces ? algo->pieces(topo, aopt) : 1;
-    const uint64_t model_bytes = sw::step_model_bytes(topo, algo->collective, pieces, aopt.root, smo.track_blocks);
+    const uint64_t model_bytes = sw::step_model_bytes(topo, algo->collective, pieces, aopt.root, smo.track_blocks,
+                                                      static_cast<uint64_t>(ranks));
     const uint64_t plan_bytes = algo->plan_bytes ? algo->plan_bytes(topo, aopt) : 0;
     sw::require_memory(memory_limit, model_bytes > UINT64_MAX - plan_bytes ? UINT64_MAX : model_bytes + plan_bytes,
                        fmt::format("{} {} on the {}", req.count_only ? "counting" : "running", req.algorithm, topo.to_string()),
                        fmt::format("step model {}{}", sw::format_bytes(model_bytes),
                                    plan_bytes ? ", the generator's plan " + sw::format_bytes(plan_bytes) : std::string()));
-    algo->generate(topo, aopt, sink);
+    feed([&] { algo->generate(topo, aopt, sink); });
   } else {
-    const sw::ScheduleHeader h = sw::read_schedule(req.schedule, &topo, sink);
+    sw::ScheduleHeader h;
+    feed([&] { h = sw::read_schedule(req.schedule, &topo, sink); });
     algo = sw::find_algorithm(h.algorithm);
     if (algo && h.collective == sw::Collective::kBroadcast) aopt.root = h.root;
     if (algo) {

@@ -42,6 +42,16 @@ void StepModel::begin(const ScheduleHeader& header) {
   const uint64_t n = static_cast<uint64_t>(topo_.nodes());
   result_ = StepModelResult{};
   step_index_ = 0;
+  phase_ = 3;
+  msg_ = box_ = ordinal_ = 0;
+  {
+    // Part p of P: the ids [p u / P, (p + 1) u / P), without overflow.
+    const uint64_t u = space_->universe(), parts = std::max<uint32_t>(opt_.track_parts, 1);
+    const uint64_t p = std::min<uint64_t>(opt_.track_part, parts - 1);
+    lo_ = u / parts * p + std::min(p, u % parts);
+    hi_ = u / parts * (p + 1) + std::min(p + 1, u % parts);
+  }
+  const uint64_t tracked = hi_ - lo_;
   // Memory, estimated before anything is allocated: per-link use counters and per-node port
   // counters always (a 16-dimensional network of 2^24 nodes has 2^29 links), and when every block
   // is tracked 5 bytes per block (personalized collectives) or one byte per (block, node) (copy
@@ -53,7 +63,7 @@ void StepModel::begin(const ScheduleHeader& header) {
   if (opt_.track_blocks) {
     if (moves_blocks(header.collective) && n >= kNoOwner)
       throw WatchdogError(fmt::format("limit: the step model tracks complete exchanges on fewer than {} nodes", kNoOwner));
-    const auto need = moves_blocks(header.collective) ? checked_mul(space_->universe(), 5) : checked_mul(space_->universe(), n);
+    const auto need = moves_blocks(header.collective) ? checked_mul(tracked, 5) : checked_mul(tracked, n);
     if (!need || *need > std::numeric_limits<size_t>::max() / 2)
       throw InputError(fmt::format("{}: the step model cannot track this {} on the {}{}: {} blocks{} need more than 2^63 "
                                    "bytes (torx stats counts steps and conflicts without tracking blocks)",
@@ -76,19 +86,20 @@ void StepModel::begin(const ScheduleHeader& header) {
   recvs_.assign(n, 0);
   if (!opt_.track_blocks) return;
   if (moves_blocks(header.collective)) {
-    word_.assign(space_->universe(), kNoOwner);
-    for (uint64_t s = 0; s < n; ++s)
-      for (uint64_t t = 0; t < n; ++t)
-        if (s != t) word_[s * n + t] = static_cast<uint32_t>(s);
-    state_.assign(space_->universe(), 0);
+    // Block s * N + t: from s to t (none for s == t).
+    word_.assign(tracked, kNoOwner);
+    for (uint64_t b = lo_; b < hi_; ++b)
+      if (b / n != b % n) word_[b - lo_] = static_cast<uint32_t>(b / n);
+    state_.assign(tracked, 0);
     stamp_ = 0;
   } else {
-    state_.assign(space_->universe() * n, 0);
-    for (BlockId b = 0; b < space_->universe(); ++b) state_[b * n + space_->source(b)] = kCopyHeld;
+    state_.assign(tracked * n, 0);
+    for (BlockId b = lo_; b < hi_; ++b) state_[(b - lo_) * n + space_->source(b)] = kCopyHeld;
   }
 }
 
-uint64_t step_model_bytes(const Topology& topo, Collective collective, int pieces, NodeId root, bool track_blocks) {
+uint64_t step_model_bytes(const Topology& topo, Collective collective, int pieces, NodeId root, bool track_blocks,
+                          uint64_t share) {
   const uint64_t n = static_cast<uint64_t>(topo.nodes());
   const auto links = checked_mul(static_cast<uint64_t>(topo.link_count()), sizeof(uint32_t));
   const auto step = checked_mul(n * static_cast<uint64_t>(topo.ports()), sizeof(Message) + sizeof(AxisRange));
@@ -96,7 +107,8 @@ uint64_t step_model_bytes(const Topology& topo, Collective collective, int piece
   uint64_t total = *links + n * 2 * sizeof(uint16_t) + *step;
   if (track_blocks) {
     const BlockSpace space(collective, topo, pieces, root);
-    const auto blocks = moves_blocks(collective) ? checked_mul(space.universe(), 5) : checked_mul(space.universe(), n);
+    const uint64_t tracked = space.universe() / std::max<uint64_t>(share, 1) + (share > 1);
+    const auto blocks = moves_blocks(collective) ? checked_mul(tracked, 5) : checked_mul(tracked, n);
     const auto sum = blocks ? checked_add(total, *blocks) : std::nullopt;
     if (!sum) return UINT64_MAX;
     total = *sum;
@@ -200,12 +212,20 @@ void StepModel::move_blocks(const Step& step) {
     stamp_ = 1;
   }
   const uint32_t stamp_bits = stamp_ << kStampShift;
+  const bool all = lo_ == 0 && hi_ == space_->universe();
+  msg_ = 0;
   for (const Message& m : step.messages) {
     const uint32_t src = static_cast<uint32_t>(m.src);
     const uint32_t dst_word = static_cast<uint32_t>(m.dst) | stamp_bits | (m.flags & kFaultCorrupt ? kWordCorrupt : 0);
     for (uint32_t k = 0; k < m.box_count; ++k) {
+      box_ = k;
+      ordinal_ = 0;
       space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
-        uint32_t& w = word_[b];
+        if (!all) {
+          ++ordinal_;
+          if (b < lo_ || b >= hi_) return;
+        }
+        uint32_t& w = word_[b - lo_];
         const uint32_t owner = w & kOwnerMask;
         const bool moved_now = ((w >> kStampShift) & kStampMask) == stamp_;
         if (owner != src || moved_now) {
@@ -225,23 +245,33 @@ void StepModel::move_blocks(const Step& step) {
                                     topo_.node_name(static_cast<NodeId>(owner))));
         }
         w = dst_word | (w & kWordCorrupt);
-        if (b % n == static_cast<uint64_t>(m.dst) && state_[b] != kMoveArrivals) ++state_[b];
+        if (b % n == static_cast<uint64_t>(m.dst) && state_[b - lo_] != kMoveArrivals) ++state_[b - lo_];
       });
     }
+    ++msg_;
   }
 }
 
 void StepModel::copy_blocks(const Step& step) {
   const int arity = space_->arity();
   const uint64_t n = static_cast<uint64_t>(topo_.nodes());
+  const bool all = lo_ == 0 && hi_ == space_->universe();
+  msg_ = 0;
   for (const Message& m : step.messages) {
     for (uint32_t k = 0; k < m.box_count; ++k) {
+      box_ = k;
+      ordinal_ = 0;
       space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
-        if (!(state_[b * n + m.src] & kCopyHeld))
+        if (!all) {
+          ++ordinal_;
+          if (b < lo_ || b >= hi_) return;
+        }
+        if (!(state_[(b - lo_) * n + m.src] & kCopyHeld))
           fail(step, m, fmt::format("node {} sends {} which it does not hold at the start of step {}",
                                     topo_.node_name(m.src), space_->block_name(b), step_index_));
       });
     }
+    ++msg_;
   }
   // Receivers mark new copies in a second pass so that nothing received in this step is forwarded
   // in this step. A copy stays corrupted once corrupted.
@@ -249,8 +279,9 @@ void StepModel::copy_blocks(const Step& step) {
     const bool corrupt = m.flags & kFaultCorrupt;
     for (uint32_t k = 0; k < m.box_count; ++k) {
       space_->for_each_block(step.box(m, k, arity), [&](BlockId b) {
-        const uint8_t from = state_[b * n + m.src];
-        uint8_t& to = state_[b * n + m.dst];
+        if (b < lo_ || b >= hi_) return;
+        const uint8_t from = state_[(b - lo_) * n + m.src];
+        uint8_t& to = state_[(b - lo_) * n + m.dst];
         if ((to & kCopyArrivals) != kCopyArrivals) ++to;
         if (!(to & kCopyHeld)) {
           to |= kCopyHeld;
@@ -263,6 +294,8 @@ void StepModel::copy_blocks(const Step& step) {
 
 void StepModel::step(const Step& step) {
   ++step_index_;
+  phase_ = 0;
+  msg_ = box_ = ordinal_ = 0;
   StepRecord rec;
   rec.label = step.label;
   rec.messages = static_cast<uint32_t>(step.messages.size());
@@ -279,12 +312,16 @@ void StepModel::step(const Step& step) {
     }
     rec.max_blocks = std::max(rec.max_blocks, blocks);
     result_.block_transfers = sum_or_fail(step, result_.block_transfers, blocks, "block transfers");
+    ++msg_;
   }
   count_conflicts(step, rec);
   if (opt_.track_blocks) {
+    phase_ = 1;
     if (moves_blocks(header_.collective)) move_blocks(step);
     else copy_blocks(step);
   }
+  phase_ = 2;
+  msg_ = box_ = ordinal_ = 0;
   if (!step.messages.empty()) {
     const auto bytes = checked_mul(rec.max_blocks, opt_.cost.block_bytes);
     if (!bytes)
@@ -300,32 +337,33 @@ void StepModel::step(const Step& step) {
   result_.link_conflicts += rec.link_conflicts;
   result_.step_model_cycles = sum_or_fail(step, result_.step_model_cycles, rec.cycles, "step model cycles");
   result_.per_step.push_back(std::move(rec));
+  phase_ = 3;
 }
 
 void StepModel::end() {}
 
 NodeId StepModel::holder(BlockId b) const {
   if (moves_blocks(header_.collective)) {
-    const uint32_t owner = word_[b] & kOwnerMask;
+    const uint32_t owner = word_[b - lo_] & kOwnerMask;
     return owner == kNoOwner ? -1 : static_cast<NodeId>(owner);
   }
   return space_->source(b);
 }
 
 bool StepModel::holds(BlockId b, NodeId node) const {
-  if (moves_blocks(header_.collective)) return (word_[b] & kOwnerMask) == static_cast<uint32_t>(node);
-  return state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyHeld;
+  if (moves_blocks(header_.collective)) return (word_[b - lo_] & kOwnerMask) == static_cast<uint32_t>(node);
+  return state_[(b - lo_) * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyHeld;
 }
 
 uint32_t StepModel::arrivals(BlockId b, NodeId node) const {
-  if (moves_blocks(header_.collective)) return space_->destination(b) == node ? (state_[b] & kMoveArrivals) : 0;
-  return state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyArrivals;
+  if (moves_blocks(header_.collective)) return space_->destination(b) == node ? (state_[b - lo_] & kMoveArrivals) : 0;
+  return state_[(b - lo_) * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyArrivals;
 }
 
 bool StepModel::intact(BlockId b, NodeId node) const {
   // The step model carries blocks by identity; content changes only through injected faults.
-  if (moves_blocks(header_.collective)) return !(word_[b] & kWordCorrupt);
-  return !(state_[b * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyCorrupt);
+  if (moves_blocks(header_.collective)) return !(word_[b - lo_] & kWordCorrupt);
+  return !(state_[(b - lo_) * static_cast<uint64_t>(topo_.nodes()) + node] & kCopyCorrupt);
 }
 
 }  // namespace torx::sw

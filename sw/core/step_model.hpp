@@ -13,6 +13,7 @@
 // It is a ScheduleSink, so it runs on a streamed schedule without holding it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -37,6 +38,14 @@ struct StepModelOptions {
   // The most memory the step model may take (bytes, estimated before it allocates); 0: the memory
   // available on this machine. More is refused with WatchdogError (exit 3).
   uint64_t memory_limit_bytes = 0;
+  // A partitioned run's share (docs/distributed.md, "Memory per rank"): track only part
+  // `track_part` of `track_parts` equal ranges of block ids, so that each rank holds 5 bytes
+  // (personalized) or N bytes (copy collectives) per block of its range only. A schedule that breaks
+  // a holding rule for a block outside the range is not noticed here: the ranks compare
+  // failure_position() afterwards and the earliest is the one process's error. The DeliveryView
+  // answers for blocks of the range only (a partitioned run checks the cycle model's memories).
+  uint32_t track_part = 0;
+  uint32_t track_parts = 1;
 };
 
 struct StepRecord {
@@ -64,7 +73,9 @@ struct StepModelResult {
 // (what begin() allocates: link and port counters, and with `track_blocks` the block state), plus
 // one step in flight (a message per node and port, as a generator hands a step over); saturating at
 // UINT64_MAX. torx run and stats check it against the limit before the generator starts.
-uint64_t step_model_bytes(const Topology& topo, Collective collective, int pieces, NodeId root, bool track_blocks);
+// `share`: a partitioned run's ranks, each tracking 1/share of the blocks (StepModelOptions::track_parts).
+uint64_t step_model_bytes(const Topology& topo, Collective collective, int pieces, NodeId root, bool track_blocks,
+                          uint64_t share = 1);
 
 class StepModel : public ScheduleSink, public DeliveryView {
  public:
@@ -78,6 +89,11 @@ class StepModel : public ScheduleSink, public DeliveryView {
   const StepModelResult& result() const { return result_; }
   const ScheduleHeader& header() const { return header_; }
   PortModel port_model() const { return ports_; }
+  // Where the model was when an error was thrown (or is now): step index, phase (0 checking the
+  // messages, 1 moving or copying their blocks, 2 the step's cost, 3 between steps), message index,
+  // box, block within the box. The earliest position over a partitioned run's ranks is where one
+  // process, tracking every block, stops first.
+  std::array<uint64_t, 5> failure_position() const { return {uint64_t(step_index_), phase_, msg_, box_, ordinal_}; }
 
   // DeliveryView
   const BlockSpace& space() const override { return *space_; }
@@ -113,6 +129,8 @@ class StepModel : public ScheduleSink, public DeliveryView {
   BigArray<uint32_t> word_;
   BigArray<uint8_t> state_;
   uint32_t stamp_ = 0;
+  uint64_t lo_ = 0, hi_ = 0;  // the tracked block ids: [lo_, hi_)
+  uint64_t phase_ = 3, msg_ = 0, box_ = 0, ordinal_ = 0;  // failure_position()
 
   // Per-step scratch, sized once.
   std::vector<uint32_t> link_uses_;

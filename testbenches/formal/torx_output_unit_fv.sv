@@ -22,7 +22,6 @@ module torx_output_unit_fv #(
   parameter int unsigned BufferDepth = 3,
   parameter int unsigned IvcW = 2,
   parameter int unsigned TotalVcs = 3,
-  parameter int unsigned Mutant = 0,
   localparam int unsigned FlitW = 1 + 2 + torx_pkg::TagW,   // VC field (VcIdxW), head, tail, the tag
   localparam int unsigned VcIdxW = 1,
   localparam int unsigned Unused = 0
@@ -48,10 +47,10 @@ module torx_output_unit_fv #(
 
   torx_output_unit #(.NumVcs(NumVcs), .PriorityLevels(PriorityLevels), .PriorityReserve(1),
                      .BufferDepth(BufferDepth), .FlitW(FlitW), .VcIdxW(VcIdxW), .IvcW(IvcW),
-                     .TotalVcs(TotalVcs), .Mutant(Mutant)) dut (
+                     ) dut (
     .clk_i, .rst_ni, .credit_valid_i, .credit_vc_i, .flit_valid_o, .flit_o, .credit_ok_o(credit_ok),
     .ovc_free_o(ovc_free), .ovc_owner_o(ovc_owner), .ovc_stack_ok_o(ovc_stack_ok), .va_grant_i,
-    .va_grant_ivc_i, .va_preempt_i, .tail_ready_i('0), .xb_valid_i, .xb_flit_i, .xb_vc_i, .xb_ivc_i, .st_valid_o());
+    .va_grant_ivc_i, .va_preempt_i, .xb_valid_i, .xb_flit_i, .xb_vc_i, .xb_ivc_i, .st_valid_o());
 
   logic [TotalVcs-1:0] waiting_q, waiting_d;   // per lane: preempted, on some VC's stack
   always_comb begin

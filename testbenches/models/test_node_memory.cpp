@@ -1,7 +1,10 @@
 // NodeMemory, the DeliveryView over the network interfaces' memories: move semantics (one slot per
 // block, an owner), copy semantics (a slot per block and node), arrival counting, and content checks
-// that catch a flipped bit, a poisoned (never written) slot and blocks of odd sizes.
+// that catch a flipped bit, a poisoned (never written) slot and blocks of odd sizes; the BlockSubset
+// a rank's part indexes its blocks by (members and ranks against a count, at every word boundary).
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "core/checker.hpp"
 #include "models/node_memory.hpp"
@@ -74,6 +77,31 @@ TEST(NodeMemory, SeedsChangeContentNotIdentity) {
   NodeMemory a(space, 16, 1), b(space, 16, 2);
   const sw::BlockId id = space.alltoall_id(0, 1);
   EXPECT_NE(std::memcmp(a.slot(id, 0), b.slot(id, 0), 16), 0);
+}
+
+TEST(NodeMemory, ABlockSubsetRanksItsMembers) {
+  // Universes around the 64-id words and 512-id counts, densities from empty to full.
+  for (uint64_t u : {1u, 63u, 64u, 65u, 511u, 512u, 513u, 1000u, 4097u}) {
+    for (int density : {0, 1, 50, 99, 100}) {
+      std::mt19937_64 rng(u * 131 + static_cast<uint64_t>(density));
+      BlockSubset set(u);
+      std::vector<uint8_t> in(u, 0);
+      for (uint64_t b = 0; b < u; ++b)
+        if (static_cast<int>(rng() % 100) < density) {
+          set.insert(b);
+          in[b] = 1;
+        }
+      uint64_t count = 0;
+      for (uint8_t x : in) count += x;
+      ASSERT_EQ(set.seal(), count) << u << " ids, " << density << " %";
+      uint64_t before = 0;
+      for (uint64_t b = 0; b < u; ++b) {
+        ASSERT_EQ(set.contains(b), in[b] != 0) << b << " of " << u;
+        ASSERT_EQ(set.rank(b), before) << b << " of " << u << ", " << density << " %";
+        before += in[b];
+      }
+    }
+  }
 }
 
 }  // namespace

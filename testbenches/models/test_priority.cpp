@@ -5,14 +5,17 @@
 // everything they may; no flit is lost, duplicated or reordered and every worm stays in its level's
 // lane; equal priorities behave exactly as the plain router; more phases than levels are mapped
 // keeping their order; every registered algorithm delivers under --sync priority without the
-// watchdog; and two C++ priority routers agree in lock step under random prioritised traffic.
+// watchdog; two C++ priority routers agree in lock step under random prioritised traffic; and the
+// switch allocator's input stage is round robin over a port's lanes at every level.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "model_test_util.hpp"
+#include "models/allocators.hpp"
 #include "models/cosim.hpp"
 #include "models/port_router.hpp"
 
@@ -163,6 +166,40 @@ void expect_worms_intact(const std::vector<PriorityBench::Sent>& sent, const std
     EXPECT_EQ(s.flit.payload[0], uint64_t{m} << 32 | s.flit.seq) << "payload travels with its flit";
   }
   for (const auto& [m, len] : lengths) EXPECT_EQ(next[m], len) << "message " << m << " complete";
+}
+
+// The input stage of the switch allocator (docs/timing-contract.md, step 4): lane l of a port has
+// level l mod K, and while two lanes of the port's top level stay ready they win in turn. Until
+// issue 25 the pointer wrapped at the port's VC count, not its lane count: with 2 VCs and K = 2,
+// lane 1 (VC 0, level 1) won, the pointer went back to 0, lane 1 won again and lane 3 (VC 1,
+// level 1) waited as long as lane 1 was ready (the RTL did the same: sa_in_fair, formal sw_alloc_k2).
+TEST(Priority, TheSwitchAllocatorsInputStageServesEveryLaneOfTheTopLevelInTurn) {
+  for (const int levels : {2, 3, 4}) {
+    for (const int vcs : {2, 3}) {
+      RouterPort ports[2];
+      ports[0].vcs = static_cast<uint8_t>(vcs);
+      ports[0].lanes = static_cast<uint8_t>(vcs * levels);
+      ports[1].vcs = 1;
+      ports[1].lanes = static_cast<uint8_t>(levels);
+      SwitchAllocator sa;
+      sa.configure(ports, 2);
+      const int top = levels - 1;
+      uint64_t ready = 0;  // every VC's top-level lane of port 0
+      for (int v = 0; v < vcs; ++v) ready |= uint64_t{1} << (v * levels + top);
+      std::vector<int> order;
+      for (int round = 0; round < 3 * vcs; ++round) {
+        uint64_t requested = 0;
+        const int lane = sa.offer(0, ready, top, [](int) { return 1; }, requested);
+        ASSERT_EQ(sa.arbitrate(1), 0);
+        sa.grant(0, lane, 1);
+        order.push_back(lane);
+      }
+      for (size_t i = 0; i < order.size(); ++i)
+        EXPECT_EQ(order[i], static_cast<int>(i % static_cast<size_t>(vcs)) * levels + top)
+            << "K = " << levels << ", " << vcs << " VCs: win " << i << " goes to VC " << i % static_cast<size_t>(vcs)
+            << "'s top lane";
+    }
+  }
 }
 
 TEST(Priority, AHigherLevelTakesTheChannelBetweenTwoFlitsAndGivesItBack) {
