@@ -712,7 +712,7 @@ def priority_findings(rows, a):
         "- **What it costs** (\"In the RTL\" above): 2 levels "
         f"+{100 * (sz(k2) / sz(plain) - 1):.1f} % {sz_name(k2)}, 4 levels +{100 * (sz(k4) / sz(plain) - 1):.1f} %"
         f" over the plain router; one level per phase ({span([g.phases[c] for c in g.cases], str)} levels here): "
-        + k8_sentence(a, plain) + " The barrier unit is "
+        + re.sub(r"^At ", "at ", k8_sentence(a, plain)) + " The barrier unit is "
         f"{pct(sz(need(a, 'barrier_2d')) / sz(plain))} of the router's {sz_name(plain)} (`docs/sync-study.md`).")
     # With fewer levels than phases: per cell, does priority win at every depth tried, lose at every one, or
     # does the depth decide?

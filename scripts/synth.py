@@ -307,6 +307,25 @@ def find_torx():
                "or set TORX=path/to/torx")
 
 
+def check_torx():
+    """The torx find_torx() gives, if it has `torx rtl params` (a build configured with
+    -DTORX_BUILD_RTL=OFF has no `torx rtl`); Fail naming what is wrong otherwise."""
+    torx = find_torx()
+    try:
+        r = subprocess.run([torx, "rtl", "params", "--help"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise Fail(f"{torx}: cannot run it ({e})")
+    if r.returncode != 0:
+        raise Fail(no_rtl_message(torx))
+    return torx
+
+
+def no_rtl_message(torx):
+    return (f"{torx} has no `torx rtl params` (a build configured with -DTORX_BUILD_RTL=OFF, or without "
+            "Verilator), which derives the router's parameters: use a torx built with the RTL (the default; "
+            "TORX=path/to/torx)")
+
+
 def torx_rtl_params(a, want_top):
     """The Verilator parameters torx derives for the unit `want_top` of a network given by torx
     options (`torx rtl params ALGO ...`: model::router_shape, the one derivation; issue 22). The
@@ -327,6 +346,8 @@ def torx_rtl_params(a, want_top):
     for item in a.param:
         cmd += ["--param", item]
     r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0 and re.search(r"unknown command 'rtl'|has no RTL model", r.stderr):
+        raise Fail(no_rtl_message(cmd[0]))
     if r.returncode != 0:
         raise Fail(f"`{' '.join(cmd[1:])}` refused the configuration: "
                    f"{(r.stderr.strip().splitlines() or ['exit ' + str(r.returncode)])[-1]}")
@@ -500,6 +521,18 @@ def sources(top=None):
     return [os.path.join(HW, f + ".sv") for f in every if f in need]
 
 
+def rtl_digest(top):
+    """sha256 of the RTL a synthesis of `top` reads (sources(top)): each file's code without comments
+    and with runs of white space as one space, so that a comment or layout change keeps it. A
+    document's row keeps it (`rtl_sha256`); docs/area.md names the rows whose RTL is not this tree's."""
+    h = hashlib.sha256()
+    for path in sources(top):
+        with open(path, errors="replace") as fh:
+            code = re.sub(r"//[^\n]*|/\*.*?\*/", "", fh.read(), flags=re.S)
+        h.update(os.path.basename(path).encode() + b"\0" + " ".join(code.split()).encode() + b"\0")
+    return h.hexdigest()
+
+
 # Sub-units that exist so that one piece of RTL serves several units; synthesized inside their users.
 INLINED = ("torx_cfg_loader", "torx_input_pipe", "torx_vc_fifo", "torx_router_status")
 
@@ -583,12 +616,13 @@ def run_config(cfg, yosys, sta, lib, facts, clock_ns, flatten, workdir):
         fh.write(f"set_driving_cell {drive}\nset_load {facts['link_ff_d_cap'] * 1000:.2f}\n")
     with open(os.path.join(workdir, "synth.ys"), "w") as fh:
         fh.write(yosys_script(cfg, lib, clock_ns, flatten))
+    digest = rtl_digest(cfg["top"])
     t0 = time.monotonic()
     code, _, err, cpu = run_tool([yosys, "-q", "-l", "yosys.log", "-s", "synth.ys"], workdir)
     if code != 0:
         raise RuntimeError(f"yosys failed on {cfg['name']}:\n{tail(os.path.join(workdir, 'yosys.log'))}{err[-2000:]}")
     with open(os.path.join(workdir, "config.json"), "w") as fh:
-        json.dump({"config": cfg, "clock_ns": clock_ns, "flatten": flatten,
+        json.dump({"config": cfg, "clock_ns": clock_ns, "flatten": flatten, "rtl_sha256": digest,
                    "yosys_seconds": round(time.monotonic() - t0, 1), "yosys_cpu_seconds": cpu}, fh, indent=1)
     return time_config(workdir, sta, lib, facts)
 
@@ -636,6 +670,8 @@ def time_config(workdir, sta, lib, facts):
         saved["sta_cpu_seconds"] = round(sum(cpu), 1)
         with open(os.path.join(workdir, "config.json"), "w") as fh:
             json.dump(saved, fh, indent=1)
+    if "rtl_sha256" in saved:  # the RTL the netlist was synthesized from (also with --retime)
+        rows[0]["rtl_sha256"] = saved["rtl_sha256"]
     rows[0]["seconds"] = {"yosys": saved["yosys_seconds"], "sta": sta_seconds}
     for tool in ("yosys", "sta"):  # CPU seconds (run_tool), where the run measured them
         if f"{tool}_cpu_seconds" in saved:
@@ -1026,14 +1062,21 @@ def area_tables(doc):
     rows = tops(doc)
     plain = [r for r in rows if r["name"] == "torx_router"]
     if plain:
-        out.append("| configuration | N | L | V | D | K | F | **router µm²** | **NAND2 eq.** | flops | fmax MHz | "
+        # The router organization (issue 26, `--param pipeline=`): a column once a row is not the
+        # single-cycle router, so that such a row does not read as its single-cycle twin.
+        orgs = any(r["params"].get("Pipeline", 0) for r in plain)
+        names = {v: k for k, v in PIPELINE_NAMES.items()}
+        out.append("| configuration | N | L | V | D | K | F | " + ("organization | " if orgs else "") +
+                   "**router µm²** | **NAND2 eq.** | flops | fmax MHz | "
                    "datapath fmax | " + " | ".join(lbl for _, lbl in ROUTER_PARTS) + " | buffer RF (bits) |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * (len(ROUTER_PARTS) + 1))
+        out.append("|---|---:|---:|---:|---:|---:|---:|" + ("---|" if orgs else "") + "---:|---:|---:|---:|---:|" +
+                   "---:|" * (len(ROUTER_PARTS) + 1))
         for r in plain:
             p, sub = r["params"], parts(doc, r)
             cols = [f"{100 * sub[n]['um2'] / r['um2']:.1f} %" if n in sub else "-" for n, _ in ROUTER_PARTS]
+            org = f"{names.get(p.get('Pipeline', 0), p.get('Pipeline'))} | " if orgs else ""
             out.append(f"| {p['config']} | {p['NumDims']} | {p['NumLocal']} | {p['VcsPerClass']} | {p['BufferDepth']} | "
-                       f"{p.get('PriorityLevels', 1)} | {p['FlitBytes']} | **{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
+                       f"{p.get('PriorityLevels', 1)} | {p['FlitBytes']} | {org}**{num(r['um2'])}** | **{num(r['nand2_eq'])}** | "
                        f"{num(r['flops'])} | {fmax_cols(r)} | " + " | ".join(cols) + f" | {rf_col(r)} |")
     other = [r for r in rows if r["name"] != "torx_router"]
     if other:
@@ -1389,10 +1432,24 @@ def render_doc(doc):
     have = {r["params"]["config"] for r in tops(doc)}
     missing = [n for _, n, _ in TABLE if n not in have]
     cover = ("" if not missing else
-             f" This page covers {len(TABLE) - len(missing)} of the table's {len(TABLE)} configurations; the others "
-             "have not been synthesized since the RTL last changed: "
+             f" This page covers {len(TABLE) - len(missing)} of the table's {len(TABLE)} configurations; the "
+             + ("other has" if len(missing) == 1 else "others have") + " not been synthesized since the RTL last changed: "
              + ", ".join(f"`{n}`" for n in missing) + " (`scripts/synth.sh --only NAME --out DIR` synthesizes "
              "one, `--combine` joins its document to this one's).")
+    # Rows of an earlier RTL: their recorded digest is not this tree's hw/ (or none was recorded).
+    known = {}
+    stale = []
+    for r in tops(doc):
+        if r["name"] not in known:
+            known[r["name"]] = rtl_digest(r["name"]) if os.path.isfile(os.path.join(HW, r["name"] + ".sv")) else None
+        if known[r["name"]] and r.get("rtl_sha256") != known[r["name"]]:
+            stale.append(r["params"]["config"])
+    if stale:
+        cover += (f" {'Every row was' if len(stale) == len(tops(doc)) else f'{len(stale)} of the {len(tops(doc))} rows were'}"
+                  " synthesized from an earlier RTL than this tree's `hw/` (the digest of the files the "
+                  "synthesis read, `rtl_sha256` in the data, differs or was not recorded): "
+                  + ", ".join(f"`{n}`" for n in stale) + "; their figures are that RTL's, and a comparison "
+                  "with a row of today's RTL mixes the two (`scripts/synth.sh --only NAME,...` synthesizes them again).")
     text = text.replace("@COVER@", cover)
     for key, val in (("@TOOLS@", tools_line), ("@NAND2@", f"{t['nand2_um2']:g} µm², the {t['nand2_cell']}"),
                      ("@TARGET@", str(int(round(doc['clock_ns'] * 1000)))), ("@CLOCK@", f"{doc['clock_ns']:g}"),
@@ -1451,8 +1508,8 @@ def main(argv):
                    "Debian packages into the cache and exit (scripts/setup.sh --synth runs it)")
     g.add_argument("--dry-run", action="store_true", help="check the arguments and tools, print the configurations "
                    "with their RTL parameters and exit")
-    g.add_argument("--check-tools", action="store_true", help="print the yosys, sta and liberty the flow uses; exit 2 if "
-                   "one is missing")
+    g.add_argument("--check-tools", action="store_true", help="print the yosys, sta, liberty and torx (with `torx rtl "
+                   "params`) the flow uses; exit 2 if one is missing")
     a = p.parse_args(argv)
 
     if a.render:
@@ -1494,8 +1551,9 @@ def main(argv):
     if a.check_tools:
         yosys, sta, lib = tools(a.liberty, fetch_missing=False)
         facts = library_facts(lib)
+        torx = check_torx()
         print(f"yosys   {yosys}\nsta     {sta}\nliberty {lib}\nNAND2   {facts['nand2_cell']} {facts['nand2_um2']:g}\n"
-              f"link register {facts['link_ff']}")
+              f"link register {facts['link_ff']}\ntorx    {torx}")
         return 0
     if a.jobs < 1 or a.jobs > 64:
         raise Fail(f"--jobs {a.jobs}: out of range 1 .. 64")

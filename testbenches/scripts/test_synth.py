@@ -4,7 +4,8 @@
 # smallest unit, the 2D barrier unit, and checks its figures against what the test recomputes on its
 # own from the netlist, the liberty and OpenSTA; checks that the router's parameters are torx's
 # (`torx rtl params`, $TORX) with SimTag = 0, and that bad input and a missing tool are exit 2.
-# Skips (exit 77) when yosys, sta or the liberty is absent (scripts/setup.sh --synth provides them).
+# Skips (exit 77) when yosys, sta or the liberty is absent (scripts/setup.sh --synth provides them),
+# or when $TORX has no `torx rtl params` (built with -DTORX_BUILD_RTL=OFF).
 import json
 import os
 import re
@@ -179,6 +180,15 @@ def main():
               r.returncode == 0 and "PacketFlits=8" in r.stdout and "SimTag=0" in r.stdout)
         r = run(["--topo", "8x8", "--dry-run"], env=dict(os.environ, TORX=os.path.join(tmp, "no-torx")))
         check("TORX naming no torx: exit 2 naming it", r.returncode == 2 and "TORX" in r.stderr)
+        # A torx built without the RTL has no `torx rtl` (as -DTORX_BUILD_RTL=OFF's says): exit 2 saying so.
+        nortl = os.path.join(tmp, "torx-nortl")
+        with open(nortl, "w") as fh:
+            fh.write("#!/bin/sh\necho \"torx: error: unknown command 'rtl': did you mean 'run'?\" >&2\nexit 2\n")
+        os.chmod(nortl, 0o755)
+        for args in (["--topo", "8x8", "--dry-run"], ["--check-tools"]):
+            r = run(args, env=dict(os.environ, TORX=nortl))
+            check(f"{' '.join(args)} with a torx without the RTL: exit 2 saying TORX_BUILD_RTL=OFF",
+                  r.returncode == 2 and "TORX_BUILD_RTL=OFF" in r.stderr)
         for args, says in bad:
             r = run(args + ["--dry-run"])
             check(f"{' '.join(args)}: exit 2 saying '{says}'", r.returncode == 2 and says in r.stderr)
