@@ -47,6 +47,9 @@ const std::vector<ContractPort>& router_contract_ports() {
       {"cfg_error_o", "output", "1", false, "after the last word: image refused"},
       {"cfg_error_word_o", "output", "16", false, "the word it was refused at"},
       {"cfg_error_code_o", "output", "4", false, "why (docs/routing-tables.md)"},
+      {"cfg_sel_i", "input", "1..32", false,
+       "the table the configuration port loads; torx drives 0 (the router's own: lookahead's 1 + p are not served)"},
+      {"la_node_id_i", "input", "2N*32", false, "static: the neighbours' node ids (lookahead's tables); torx drives 0"},
       {"quiescent_o", "output", "1", false, "no flit inside and no credit owed"},
       {"stat_blocked_o", "output", "1..32", false, "input VCs whose front flit could not leave in the cycle"},
       {"route_error_o", "output", "1", false, "sticky: a head found no route (the run stops, exit 1)"},
@@ -139,6 +142,7 @@ int contract_width(const ContractPort& c, const model::RouterShape& s, const Fli
   if (w == "P*FlitW") return p * static_cast<int>(l.width());
   if (w == "P*VcW") return p * static_cast<int>(clog2w(static_cast<unsigned>(s.network_vcs())));
   if (w == "N*CW") return s.ndims * static_cast<int>(l.coord_w);
+  if (w == "2N*32") return 2 * s.ndims * 32;
   if (w == "1..32") return -1;
   return std::stoi(w);
 }
@@ -293,7 +297,8 @@ RtlModelSpec foreign_router_spec(const model::RouterShape& shape, const sw::Topo
   int cfg_ports = 0, cfg_have = 0;
   for (const ContractPort& c : router_contract_ports()) {
     known.insert(c.name);
-    const bool cfg = std::string(c.name).rfind("cfg_", 0) == 0;
+    // The configuration port proper (cfg_sel_i, lookahead's table select, may be absent on its own).
+    const bool cfg = std::string(c.name).rfind("cfg_", 0) == 0 && std::string(c.name) != "cfg_sel_i";
     cfg_ports += cfg;
     auto it = top.ports.find(c.name);
     if (it == top.ports.end()) {

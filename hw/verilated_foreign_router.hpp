@@ -47,6 +47,8 @@ namespace torx::rtl::detail {
 TORX_FOREIGN_HAS(cfg_valid_i)
 TORX_FOREIGN_HAS(node_id_i)
 TORX_FOREIGN_HAS(coord_i)
+TORX_FOREIGN_HAS(cfg_sel_i)
+TORX_FOREIGN_HAS(la_node_id_i)
 TORX_FOREIGN_HAS(quiescent_o)
 TORX_FOREIGN_HAS(stat_blocked_o)
 TORX_FOREIGN_HAS(route_error_o)
@@ -102,6 +104,11 @@ class VerilatedForeignRouter final : public VerilatedHarness<VM, RtlRouter> {
       for (unsigned d = 0; d < layout_.ndims; ++d)
         put_bits(m_->coord_i, d * layout_.coord_w, layout_.coord_w,
                  static_cast<uint64_t>((node_ / coords_.stride[d]) % coords_.radix[d]));
+    }
+    // A top with torx_router's lookahead ports (docs/router-interface.md, "Ports"): its own table only.
+    if constexpr (has_cfg_sel_i<VM>::value) m_->cfg_sel_i = 0;
+    if constexpr (has_la_node_id_i<VM>::value) {
+      for (unsigned w = 0; w < 2 * layout_.ndims; ++w) put_bits(m_->la_node_id_i, 32 * w, 32, 0);
     }
     m_->clk_i = 0;
     m_->rst_ni = 1;

@@ -80,7 +80,16 @@ class Bench {
       : Bench(config(config_name), topo, node, credit_latency) {}
   Bench(const RtlRouterConfig& cfg, const sw::Topology& topo, sw::NodeId node, int credit_latency = 1)
       : shape_(shape_of(cfg)), lc_(credit_latency) {
-    const model::RoutingImage img = model::build_routing_image(topo, node, routing_config(cfg, topo.wrap()));
+    const model::RoutingConfig rc = routing_config(cfg, topo.wrap());
+    model::RoutingImage img;
+    if (shape_.organization == model::Pipeline::kLookahead) {
+      // A lookahead router loads its neighbours' tables too (models/routing_table.hpp, lookahead_image).
+      std::vector<model::RoutingImage> all;
+      for (sw::NodeId v = 0; v < topo.nodes(); ++v) all.push_back(model::build_routing_image(topo, v, rc));
+      img = model::lookahead_image(all, topo, node);
+    } else {
+      img = model::build_routing_image(topo, node, rc);
+    }
     router_ = make_rtl_router(shape_, cfg.mutant, topo, node, img);
     const size_t np = static_cast<size_t>(shape_.ports());
     in_.resize(np);
