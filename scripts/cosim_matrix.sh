@@ -55,8 +55,8 @@ matrix=(
   "r2d_c1_v1_d8_p2_cl|16|--topo 4x4 --mesh --param pipeline=classic --load 0.4"
   "r3d_c6_v1_d4_p2_la|64|--topo 4x4x4 --mixed-orders --param buffer_depth=4 --param pipeline=lookahead --load 0.4"
   "r3d_c6_v1_d4_p2_cl|64|--topo 4x4x4 --mixed-orders --param buffer_depth=4 --param pipeline=classic --load 0.4"
-  "r2d_all_la|16|--topo 4x4 --ports all --param pipeline=lookahead --load 0.5"
-  "r2d_all_cl|16|--topo 4x4 --ports all --param pipeline=classic --load 0.5"
+  "r2d_all_v1_d8_p2_la|16|--topo 4x4 --ports all --param pipeline=lookahead --load 0.5"
+  "r2d_all_v1_d8_p2_cl|16|--topo 4x4 --ports all --param pipeline=classic --load 0.5"
 )
 # Shapes drawn from a seed (as TorxOnDemand's OnDemand.CosimOnShapesDrawnFromASeedHasNoMismatch draws
 # them), in each pipelined organization: 1 to 3 dimensions, radices 3 to 8 (a ring) or 3 to 4, a
