@@ -355,48 +355,41 @@ def plot(out):
     wl = os.path.join(out, "workloads.csv")
     if os.path.exists(wl):
         rows = [r for r in csv.DictReader(open(wl)) if r["cycles"] != ""]
-        names = list(dict.fromkeys(r["workload"] for r in rows))
-        fig, ax = plt.subplots(figsize=(7, 3.8))
-        width = 0.27
-        for i, org in enumerate(ORGS):
-            vals = []
-            for n in names:
-                base = next(float(r["cycles"]) for r in rows if r["workload"] == n and r["organization"] == "single")
-                r = next((r for r in rows if r["workload"] == n and r["organization"] == org), None)
-                vals.append(float(r["cycles"]) / base if r else 0)
-            ax.bar([k + (i - 1) * width for k in range(len(names))], vals, width, label=org)
-        ax.set_xticks(range(len(names)))
-        ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
-        ax.set_ylabel("cycles / single's (traffic: latency)")
-        ax.set_ylim(0.9, None)
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, "workloads.svg"))
-        plt.close(fig)
+        relative_bars(plt, rows, "cycles", "cycles / single's (traffic: latency)", None, False,
+                      os.path.join(out, "workloads.svg"))
     tm = os.path.join(out, "time.csv")
     if os.path.exists(tm):
-        rows = list(csv.DictReader(open(tm)))
-        names = list(dict.fromkeys(r["workload"] for r in rows))
-        fig, ax = plt.subplots(figsize=(7, 3.8))
-        width = 0.27
-        for i, org in enumerate(ORGS):
-            vals = []
-            for n in names:
-                base = next(float(r["ns"]) for r in rows if r["workload"] == n and r["organization"] == "single")
-                r = next((r for r in rows if r["workload"] == n and r["organization"] == org), None)
-                vals.append(float(r["ns"]) / base if r else 0)
-            ax.bar([k + (i - 1) * width for k in range(len(names))], vals, width, label=org)
+        relative_bars(plt, list(csv.DictReader(open(tm))), "ns", "time / single's (cycles x period)",
+                      "time in ns relative to single (OSU 0.18 µm periods of the 8x8 router)", True,
+                      os.path.join(out, "time.svg"))
+
+
+def relative_bars(plt, rows, key, ylabel, title, unit_line, path):
+    """One group of bars per workload: each organization's `key` over single's (workloads.svg, time.svg)."""
+    names = list(dict.fromkeys(r["workload"] for r in rows))
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    width = 0.27
+    for i, org in enumerate(ORGS):
+        vals = []
+        for n in names:
+            base = next(float(r[key]) for r in rows if r["workload"] == n and r["organization"] == "single")
+            r = next((r for r in rows if r["workload"] == n and r["organization"] == org), None)
+            vals.append(float(r[key]) / base if r else 0)
+        ax.bar([k + (i - 1) * width for k in range(len(names))], vals, width, label=org)
+    if unit_line:
         ax.axhline(1.0, color="black", lw=0.6)
-        ax.set_xticks(range(len(names)))
-        ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
-        ax.set_ylabel("time / single's (cycles x period)")
-        ax.set_title("time in ns relative to single (OSU 0.18 µm periods of the 8x8 router)", fontsize=9)
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, "time.svg"))
-        plt.close(fig)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=9)
+    else:
+        ax.set_ylim(0.9, None)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def main():
