@@ -22,6 +22,7 @@ constexpr uint8_t kMoveArrivals = 0xff;
 constexpr uint8_t kCopyHeld = 0x80;
 constexpr uint8_t kCopyCorrupt = 0x40;
 constexpr uint8_t kCopyArrivals = 0x3f;
+__extension__ using Uint128 = unsigned __int128;
 }  // namespace
 
 StepModel::StepModel(const Topology& topo, StepModelOptions options) : topo_(topo), opt_(std::move(options)) {
@@ -219,14 +220,17 @@ void StepModel::move_blocks(const Step& step) {
   }
   const uint32_t stamp_bits = stamp_ << kStampShift;
   const bool all = lo_ == 0 && hi_ == space_->universe();
-  // A block id's destination is b % n; with fewer than 2^32 ids (every network of up to 65,536
-  // nodes) a 32-bit division gives it at a fraction of a 64-bit one's cost.
+  // A block id's destination is b % n. With fewer than 2^32 ids (every network of up to 65,536
+  // nodes) it is found without a division (Lemire, Kaser and Kurz, "Faster remainder by direct
+  // computation", 2019: exact for every 32-bit b and n): the division was a third of the step
+  // model's time on c64.
   const bool narrow = hi_ <= uint64_t{UINT32_MAX};
+  const uint64_t n_inverse = UINT64_MAX / n + 1;  // (wraps to 0 for n = 1, which the formula allows)
   msg_ = 0;
   for (const Message& m : step.messages) {
     const uint32_t src = static_cast<uint32_t>(m.src);
     const uint32_t dst_word = static_cast<uint32_t>(m.dst) | stamp_bits | (m.flags & kFaultCorrupt ? kWordCorrupt : 0);
-    const auto move = [&](BlockId b, bool arrives) {
+    const auto move = [&](BlockId b, bool arrives) __attribute__((always_inline)) {
       uint32_t& w = word_[b - lo_];
       const uint32_t owner = w & kOwnerMask;
       const bool moved_now = ((w >> kStampShift) & kStampMask) == stamp_;
@@ -250,8 +254,11 @@ void StepModel::move_blocks(const Step& step) {
       if (arrives && state_[b - lo_] != kMoveArrivals) ++state_[b - lo_];
     };
     const auto arrives = [&](BlockId b) {
-      return narrow ? static_cast<uint32_t>(b) % static_cast<uint32_t>(n) == static_cast<uint32_t>(m.dst)
-                    : b % n == static_cast<uint64_t>(m.dst);
+      if (narrow) {
+        const uint64_t low = n_inverse * static_cast<uint32_t>(b);
+        return static_cast<uint64_t>((static_cast<Uint128>(low) * n) >> 64) == static_cast<uint64_t>(m.dst);
+      }
+      return b % n == static_cast<uint64_t>(m.dst);
     };
     for (uint32_t k = 0; k < m.box_count; ++k) {
       box_ = k;
