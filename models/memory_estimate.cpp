@@ -166,13 +166,17 @@ void add_node_memory(MemoryEstimate& e, const sw::BlockSpace& space, uint32_t bl
 void add_node_memory_part(MemoryEstimate& e, const sw::BlockSpace& space, uint32_t block_bytes, uint64_t slots,
                           uint64_t owned_nodes) {
   // node_memory.cpp, a rank's part: moved blocks through a BlockSubset of the network's blocks (a
-  // bit and an eighth of a byte per block) and, per block the rank's nodes may hold, a slot index
-  // word, an arrival count byte and a pool slot (payload, owner word, flags); copied blocks a slot
-  // per (block, owned node).
+  // bit and an eighth of a byte per block) and, per block the rank's nodes may hold, an owner word,
+  // a flags byte and an arrival count byte; payload only for the blocks moving (one per injection
+  // and ejection channel of an owned node at the most, all-port: 2n + 1 each way; a hash entry
+  // each) in chunks of 1024 slots; copied blocks a slot per (block, owned node).
   const uint64_t stride = (static_cast<uint64_t>(block_bytes) + 7) / 8 * 8;
   const uint64_t u = space.universe();
   if (sw::moves_blocks(space.collective())) {
-    e.node_memory = add(e.node_memory, add(u / 8 + u / 64 + 16, mul(slots, stride + 2 + 2 * sizeof(uint32_t))));
+    const uint64_t channels = 2 * (2 * static_cast<uint64_t>(space.topology().ndims()) + 1);
+    const uint64_t moving = add(mul(owned_nodes, channels), 1024);
+    e.node_memory = add(e.node_memory, add(add(u / 8 + u / 64 + 16, mul(slots, sizeof(uint32_t) + 2)),
+                                           mul(moving, stride + 64)));
   } else {
     e.node_memory = add(e.node_memory, mul(mul(u, owned_nodes), stride + 1));
   }

@@ -46,24 +46,18 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
   const uint64_t u = space.universe();
   TORX_CHECK(owned_.size() == static_cast<size_t>(space.topology().nodes()), "a part of another network");
   if (moves_) {
+    part_moves_ = true;
     needed_ = std::move(needed);
-    const uint64_t slots = needed_.size();
-    TORX_CHECK(slots < kNoSlot, "more than 4 G blocks on one rank");
-    pool_capacity_ = static_cast<uint32_t>(slots);
-    // Not initialized: the pages are touched as slots are first used.
-    pool_.reset(new uint8_t[std::max<uint64_t>(slots, 1) * stride_]);
-    pool_owner_.reset(new uint32_t[std::max<uint64_t>(slots, 1)]);
-    pool_flags_.reset(new uint8_t[std::max<uint64_t>(slots, 1)]);
-    block_slot_.assign(slots, kNoSlot);
-    state_.assign(slots, 0);  // arrivals at the destination, per member
+    const uint64_t members = needed_.size();
+    part_owner_.assign(members, kNoOwner);
+    part_flags_.assign(members, 0);
+    state_.assign(members, 0);  // arrivals at the destination, per member
     for (sw::BlockId b = 0; b < u; ++b) {
       if (!space.exists(b)) continue;
       const sw::NodeId s = space.source(b);
       if (!owned_[static_cast<size_t>(s)]) continue;
       TORX_CHECK(needed_.contains(b), "an owned node's block not among the rank's");
-      const uint32_t i = take_slot(b);
-      pool_owner_[i] = static_cast<uint32_t>(s);
-      fill(pool_slot(i), b);
+      part_owner_[needed_.rank(b)] = static_cast<uint32_t>(s);  // at rest, its content
     }
   } else {
     node_slot_.assign(owned_.size(), kNoSlot);
@@ -79,40 +73,69 @@ NodeMemory::NodeMemory(const sw::BlockSpace& space, uint32_t block_bytes, uint64
   }
 }
 
-uint32_t NodeMemory::take_slot(sw::BlockId b) {
+// The bytes of member m (block b): its payload slot, taken now if it has none. A block that is not
+// here (kNoOwner) gets a poisoned slot, as a fresh slot of a whole memory is before its bytes
+// arrive; a block at rest gets its content, byte 0 inverted if it was stored damaged (so that it
+// stays unequal to its content through any later single-bit change).
+uint8_t* NodeMemory::bytes_of(uint64_t m, sw::BlockId b) {
+  if (const auto it = bytes_.find(b); it != bytes_.end()) return payload(it->second);
   uint32_t i;
   if (!free_.empty()) {
     i = free_.back();
     free_.pop_back();
   } else {
-    TORX_CHECK(pool_next_ < pool_capacity_, "a block arrived that the rank's part did not reserve");
-    i = pool_next_++;
+    TORX_CHECK(bytes_next_ < kNoSlot, "more than 4 G blocks moving on one rank");
+    i = bytes_next_++;
+    if (i / kChunk == chunks_.size()) chunks_.emplace_back(new uint8_t[size_t{kChunk} * stride_]);
   }
-  TORX_CHECK(needed_.contains(b), "a block arrived that the rank's part did not reserve");
-  block_slot_[needed_.rank(b)] = i;
-  pool_flags_[i] = 0;
-  std::memset(pool_slot(i), kPoison, stride_);
-  return i;
+  bytes_.emplace(b, i);
+  uint8_t* p = payload(i);
+  if (part_owner_[m] == kNoOwner) {
+    std::memset(p, kPoison, stride_);
+  } else {
+    fill(p, b);
+    if (part_flags_[m] & kDamaged) p[0] = static_cast<uint8_t>(~p[0]);
+    part_flags_[m] &= static_cast<uint8_t>(~kDamaged);  // the bytes say it now
+  }
+  return p;
 }
 
-uint32_t NodeMemory::receiving(sw::BlockId b) {
-  uint32_t i = lookup(b);
-  if (i == kNoSlot) {
-    i = take_slot(b);
-    pool_owner_[i] = kInFlight;
+// Member m (block b) comes to rest at an owned node or leaves the rank: its bytes, if any, are
+// judged against its content once (kDamaged) and their slot goes back.
+void NodeMemory::to_rest(uint64_t m, sw::BlockId b) {
+  const auto it = bytes_.find(b);
+  if (it == bytes_.end()) return;
+  if (part_owner_[m] < kInFlight) {
+    scratch_.resize(block_bytes_);
+    fill(scratch_.data(), b);
+    if (std::memcmp(scratch_.data(), payload(it->second), block_bytes_) != 0) part_flags_[m] |= kDamaged;
   }
-  pool_flags_[i] |= kReceiving;
-  return i;
+  free_.push_back(it->second);
+  bytes_.erase(it);
+}
+
+uint8_t* NodeMemory::receiving(sw::BlockId b) {
+  TORX_CHECK(needed_.contains(b), "a block arrived that the rank's part did not reserve");
+  const uint64_t m = needed_.rank(b);
+  if (part_owner_[m] == kNoOwner) part_flags_[m] = 0;  // a block new here (or back again)
+  uint8_t* p = bytes_of(m, b);
+  if (part_owner_[m] == kNoOwner) part_owner_[m] = kInFlight;
+  part_flags_[m] |= kReceiving;
+  return p;
 }
 
 void NodeMemory::give_back(sw::BlockId b) {
-  const uint32_t i = lookup(b);
-  TORX_CHECK(i != kNoSlot, "a block left a memory that did not hold it");
-  pool_flags_[i] &= static_cast<uint8_t>(~kSending);
-  // Still arriving at (or already stored by) a node of this rank: the slot stays.
-  if (pool_flags_[i] != 0 || pool_owner_[i] != kInFlight) return;
-  block_slot_[needed_.rank(b)] = kNoSlot;
-  free_.push_back(i);
+  TORX_CHECK(needed_.contains(b), "a block left a memory that did not hold it");
+  const uint64_t m = needed_.rank(b);
+  TORX_CHECK(part_owner_[m] != kNoOwner, "a block left a memory that did not hold it");
+  part_flags_[m] &= static_cast<uint8_t>(~kSending);
+  // Still arriving at a node of this rank: its bytes stay.
+  if (part_flags_[m] & kReceiving) return;
+  if (part_owner_[m] == kInFlight) {  // it left the rank
+    part_owner_[m] = kNoOwner;
+    part_flags_[m] = 0;
+  }
+  to_rest(m, b);
 }
 
 void NodeMemory::allocate(size_t slots) {
@@ -130,16 +153,14 @@ std::vector<sw::BlockId> NodeMemory::unresolved() const {
     if (!space_->exists(b)) continue;
     const sw::NodeId t = space_->destination(b);
     if (!owned_[static_cast<size_t>(t)]) continue;
-    const uint32_t i = lookup(b);
-    if (i == kNoSlot || pool_owner_[i] != static_cast<uint32_t>(t)) out.push_back(b);
+    if (part_owner(b) != static_cast<uint32_t>(t)) out.push_back(b);
   }
   return out;
 }
 
 uint32_t NodeMemory::owner_answer(sw::BlockId b) const {
-  const uint32_t i = lookup(b);
-  if (i == kNoSlot) return kNoOwner;
-  const uint32_t o = pool_owner_[i];
+  const uint32_t o = part_owner(b);
+  if (o == kNoOwner) return kNoOwner;
   return o < kInFlight && owned_[o] ? o : kInFlight;
 }
 
@@ -161,13 +182,14 @@ void NodeMemory::fill(uint8_t* dst, sw::BlockId b) const {
 }
 
 void NodeMemory::stored(sw::BlockId b, sw::NodeId v) {
-  if (pool_) {
-    const uint32_t i = lookup(b);
-    TORX_CHECK(i != kNoSlot, "a block stored without a slot");
-    pool_owner_[i] = static_cast<uint32_t>(v);
-    pool_flags_[i] &= static_cast<uint8_t>(~kReceiving);
-    uint8_t& a = state_[needed_.rank(b)];
+  if (part_moves_) {
+    TORX_CHECK(needed_.contains(b) && bytes_.count(b), "a block stored without a slot");
+    const uint64_t m = needed_.rank(b);
+    part_owner_[m] = static_cast<uint32_t>(v);
+    part_flags_[m] &= static_cast<uint8_t>(~kReceiving);
+    uint8_t& a = state_[m];
     if (space_->destination(b) == v && (a & kArrivals) != kArrivals) ++a;
+    if (!(part_flags_[m] & kSending)) to_rest(m, b);  // (its bytes are still leaving: at release)
     return;
   }
   if (moves_) {
@@ -187,8 +209,8 @@ sw::NodeId NodeMemory::holder(sw::BlockId b) const {
     o = owner_[b];
   } else if (const auto it = resolved_.find(b); it != resolved_.end()) {
     o = it->second;
-  } else if (const uint32_t i = lookup(b); i != kNoSlot) {
-    o = pool_owner_[i];
+  } else {
+    o = part_owner(b);
   }
   return o >= kInFlight ? -1 : static_cast<sw::NodeId>(o);
 }
@@ -198,17 +220,26 @@ bool NodeMemory::holds(sw::BlockId b, sw::NodeId node) const { return holds_now(
 uint32_t NodeMemory::arrivals(sw::BlockId b, sw::NodeId node) const {
   if (moves_) {
     if (space_->destination(b) != node) return 0;
-    if (!pool_) return state_[b] & kArrivals;
+    if (!part_moves_) return state_[b] & kArrivals;
     return needed_.contains(b) ? state_[needed_.rank(b)] & kArrivals : 0;
   }
   return state_[index(b, node)] & kArrivals;
 }
 
 bool NodeMemory::intact(sw::BlockId b, sw::NodeId node) const {
-  // Regenerate the content the block's identity prescribes and compare byte for byte.
+  // Regenerate the content the block's identity prescribes and compare byte for byte (a rank's block
+  // at rest: it was compared when it was stored).
+  const uint8_t* bytes = nullptr;
+  if (part_moves_) {
+    const auto it = bytes_.find(b);
+    if (it == bytes_.end()) return !needed_.contains(b) || !(part_flags_[needed_.rank(b)] & kDamaged);
+    bytes = payload(it->second);
+  } else {
+    bytes = arena_.data() + index(b, node) * stride_;
+  }
   scratch_.resize(block_bytes_);
   fill(scratch_.data(), b);
-  return std::memcmp(scratch_.data(), slot(b, node), block_bytes_) == 0;
+  return std::memcmp(scratch_.data(), bytes, block_bytes_) == 0;
 }
 
 }  // namespace torx::model

@@ -13,15 +13,19 @@
 // poison pattern, so a receiver that fails to store what arrives is caught by content.
 //
 // A rank's part (partitioned runs, docs/distributed.md): the memories of the nodes one rank owns
-// only. Moved blocks: a pool of slots (payload, owner word, flags) taken when a block starts
-// arriving at (or starts at) an owned node and given back when its last byte has left it for a
-// worm, found through a slot index of 4 bytes and an arrival count byte per block the rank's nodes
-// may hold (a BlockSubset: 0.14 bytes per block of the network says which, and each one's rank
-// among them); the pool is reserved for every block the rank's nodes may ever hold (its nodes' own
-// blocks, the blocks destined to them, the blocks of every message they send or receive) but its
-// pages are touched only as slots are first used, and freed slots are reused first, so the
-// resident memory follows the blocks resident at once (about 1/R of them). Copied blocks: a slot
-// per (block, owned node). The checker then judges the owned nodes' deliveries (checks());
+// only. Moved blocks: per block the rank's nodes may hold (a BlockSubset: 0.14 bytes per block of
+// the network says which, and each one's rank among them; its nodes' own blocks, the blocks
+// destined to them, the blocks of every message they send or receive) an owner word, a flags byte
+// and an arrival count byte (6 bytes). A block at rest in a memory is its identity: its content is
+// a function of it (ContentModel), so the memory keeps only whether the bytes it was stored with
+// were that content (kDamaged). Bytes exist only while they move: a payload slot is taken when a
+// sender starts packing the block (filled with the content, byte 0 inverted if damaged) or its
+// first byte arrives at an owned node (poisoned, as a fresh slot is), and given back when the
+// block comes to rest (stored: compared with the content, once) or has left the rank; so the
+// payload held is a few blocks per interface, not the blocks resident (64 bytes per block of 64
+// bytes before, 1 GiB on 64x64 t4 over the ranks). What the interfaces see (slot pointers, poison
+// behind a sender, a receiver's writes) and what the checker counts are a whole memory's. Copied
+// blocks: a slot per (block, owned node). The checker then judges the owned nodes' deliveries (checks());
 // a moved block that did not end at its destination is resolved among the ranks (unresolved(),
 // owner_answer(), resolve()), and the ranks' counts are summed (partitioned.hpp).
 #pragma once
@@ -86,56 +90,48 @@ class NodeMemory : public sw::DeliveryView {
   bool moves() const { return moves_; }
   uint32_t block_bytes() const { return block_bytes_; }
   // Payload slot of block b in the memory of node v (moved blocks: v is ignored, there is one slot).
-  // (A rank's part, moved blocks: the pool slot b has now, which it must have.)
+  // (A rank's part, moved blocks: the block's bytes, materialized from its identity if it is at rest;
+  // a sender's pointer stays valid until release(b).)
   uint8_t* slot(sw::BlockId b, sw::NodeId v) {
-    return pool_ ? pool_slot(block_slot_[needed_.rank(b)]) : arena_.data() + index(b, v) * stride_;
-  }
-  const uint8_t* slot(sw::BlockId b, sw::NodeId v) const {
-    return pool_ ? pool_slot(block_slot_[needed_.rank(b)]) : arena_.data() + index(b, v) * stride_;
+    return part_moves_ ? bytes_of(needed_.rank(b), b) : arena_.data() + index(b, v) * stride_;
   }
 
   // Whether node v holds block b now (moved: it owns it; copied: it has a valid copy).
   bool holds_now(sw::BlockId b, sw::NodeId v) const {
-    if (pool_) {
-      const uint32_t i = lookup(b);
-      return i != kNoSlot && pool_owner_[i] == static_cast<uint32_t>(v);
-    }
+    if (part_moves_) return needed_.contains(b) && part_owner_[needed_.rank(b)] == static_cast<uint32_t>(v);
     return moves_ ? owner_[b] == static_cast<uint32_t>(v) : (state_[index(b, v)] & kHeld) != 0;
   }
-  // Receiver side: the slot the bytes of block b arriving at v go to (a rank's part: taken from the
-  // pool at the first byte).
+  // Receiver side: the slot the bytes of block b arriving at v go to (a rank's part: a payload slot
+  // taken at the first byte).
   uint8_t* slot_to_write(sw::BlockId b, sw::NodeId v) {
-    if (pool_) return pool_slot(receiving(b));
+    if (part_moves_) return receiving(b);
     return slot(b, v);
   }
   // Sender side, moved blocks: the last byte of b has left this memory for a worm (a rank's part:
-  // its slot goes back to the pool unless the block is already arriving at a node of this rank).
+  // its payload slot goes back unless the block is already arriving at a node of this rank).
   void release(sw::BlockId b) {
-    if (pool_) give_back(b);
+    if (part_moves_) give_back(b);
   }
   // Hints for a network interface about to pack or store block b at node v (large networks: the
   // arena and the owner array are far bigger than the caches).
   void prefetch(sw::BlockId b, sw::NodeId v, bool write, uint32_t offset = 0) const {
-    if (pool_) {
-      if (const uint32_t i = lookup(b); i != kNoSlot) __builtin_prefetch(pool_slot(i) + offset, write);
-      return;
-    }
+    if (part_moves_) return;
     if (write) {
-      __builtin_prefetch(slot(b, v) + offset, 1);
+      __builtin_prefetch(arena_.data() + index(b, v) * stride_ + offset, 1);
       if (moves_) __builtin_prefetch(&owner_[b], 1);
       __builtin_prefetch(&state_[index(b, v)], 1);
     } else {
-      __builtin_prefetch(slot(b, v) + offset);
+      __builtin_prefetch(arena_.data() + index(b, v) * stride_ + offset);
     }
   }
   // Byte 0 of block b's content as its identity prescribes (fault injection corrupts against it).
   uint8_t pristine_byte0(sw::BlockId b) const { return static_cast<uint8_t>(content_.word(b, 0)); }
   // Sender side, moved blocks: the block leaves v's memory for a worm.
   void take(sw::BlockId b) {
-    if (pool_) {
-      const uint32_t i = block_slot_[needed_.rank(b)];
-      pool_owner_[i] = kInFlight;
-      pool_flags_[i] |= kSending;
+    if (part_moves_) {
+      const uint64_t m = needed_.rank(b);
+      part_owner_[m] = kInFlight;
+      part_flags_[m] |= kSending;
       return;
     }
     owner_[b] = kInFlight;
@@ -153,8 +149,9 @@ class NodeMemory : public sw::DeliveryView {
   bool checks(sw::NodeId node) const override { return !part_ || owned_[static_cast<size_t>(node)] != 0; }
 
   size_t arena_bytes() const { return arena_.size(); }
-  // Payload bytes in use at the most (a rank's pool: the slots ever touched; else the arena).
-  uint64_t payload_peak_bytes() const { return pool_ ? uint64_t{pool_next_} * stride_ : arena_.size(); }
+  // Payload bytes in use at the most (a rank's part, moved blocks: the payload slots of the blocks
+  // moving at once; else the arena).
+  uint64_t payload_peak_bytes() const { return part_moves_ ? uint64_t{bytes_next_} * stride_ : arena_.size(); }
   // A rank's part, moved blocks: the blocks destined to an owned node that do not end there here
   // (their holder is on another rank, or nowhere: lost); this rank's answer for any block (an owned
   // node holding it, else kInFlight; kNoOwner if its nodes never had it); the holders the ranks
@@ -162,27 +159,30 @@ class NodeMemory : public sw::DeliveryView {
   std::vector<sw::BlockId> unresolved() const;
   uint32_t owner_answer(sw::BlockId b) const;
   void resolve(const std::vector<sw::BlockId>& blocks, const std::vector<uint32_t>& holders);
-  // A rank's part, moved blocks: the slots its pool reserves, and the most in use at once.
-  uint64_t pool_slots() const { return pool_capacity_; }
-  uint64_t pool_peak() const { return pool_next_; }
+  // A rank's part, moved blocks: the blocks its nodes may hold, and the most payload slots at once.
+  uint64_t part_blocks() const { return needed_.size(); }
+  uint64_t payload_peak() const { return bytes_next_; }
 
  private:
   static constexpr uint8_t kHeld = 0x80;
   static constexpr uint8_t kArrivals = 0x7f;
   static constexpr uint32_t kNoSlot = 0xffffffffu;
-  static constexpr uint8_t kSending = 1;    // pool slot: taken, bytes still leaving for a worm
-  static constexpr uint8_t kReceiving = 2;  // pool slot: bytes arriving, not all stored yet
+  static constexpr uint8_t kSending = 1;    // a rank's block: taken, bytes still leaving for a worm
+  static constexpr uint8_t kReceiving = 2;  // a rank's block: bytes arriving, not all stored yet
+  static constexpr uint8_t kDamaged = 4;    // a rank's block at rest: not stored as its content
+  static constexpr uint32_t kChunk = 1024;  // payload slots per chunk (pointers stay valid)
   // Copied blocks (a rank's part: rows of the owned nodes only).
   size_t index(sw::BlockId b, sw::NodeId v) const {
     if (!part_) return moves_ ? b : b * nodes_ + static_cast<size_t>(v);
     return b * nodes_ + node_slot_[static_cast<size_t>(v)];
   }
-  // A rank's part, moved blocks: b's pool slot, or kNoSlot (none now, or not a block its nodes hold).
-  uint32_t lookup(sw::BlockId b) const { return needed_.contains(b) ? block_slot_[needed_.rank(b)] : kNoSlot; }
-  uint8_t* pool_slot(uint32_t i) const { return pool_.get() + static_cast<size_t>(i) * stride_; }
-  uint32_t receiving(sw::BlockId b);
+  // A rank's part, moved blocks: b's owner (kNoOwner: not here now, or not a block its nodes hold).
+  uint32_t part_owner(sw::BlockId b) const { return needed_.contains(b) ? part_owner_[needed_.rank(b)] : kNoOwner; }
+  uint8_t* payload(uint32_t i) const { return chunks_[i / kChunk].get() + static_cast<size_t>(i % kChunk) * stride_; }
+  uint8_t* bytes_of(uint64_t m, sw::BlockId b);  // member m = block b's rank in needed_
+  void to_rest(uint64_t m, sw::BlockId b);
+  uint8_t* receiving(sw::BlockId b);
   void give_back(sw::BlockId b);
-  uint32_t take_slot(sw::BlockId b);
   void allocate(size_t slots);
   void fill(uint8_t* dst, sw::BlockId b) const;
 
@@ -199,14 +199,15 @@ class NodeMemory : public sw::DeliveryView {
   mutable std::vector<uint8_t> scratch_;  // intact(): the expected content of one block
   // A rank's part (nodes_ is then the number of owned nodes for copied blocks).
   bool part_ = false;
+  bool part_moves_ = false;             // a rank's part of a personalized collective
   std::vector<uint8_t> owned_;          // per node of the network
   BlockSubset needed_;                  // moved: the blocks the rank's nodes may hold
-  std::vector<uint32_t> block_slot_;    // moved: per member of needed_, its pool slot or kNoSlot
-  std::unique_ptr<uint8_t[]> pool_;     // moved: payload slots (pages touched as first used)
-  std::unique_ptr<uint32_t[]> pool_owner_;
-  std::unique_ptr<uint8_t[]> pool_flags_;
-  uint32_t pool_capacity_ = 0, pool_next_ = 0;
-  std::vector<uint32_t> free_;          // slots given back, reused last-in first-out
+  std::vector<uint32_t> part_owner_;    // moved: per member of needed_, its node, kInFlight or kNoOwner
+  std::vector<uint8_t> part_flags_;     // moved: per member, kSending | kReceiving | kDamaged
+  std::unordered_map<sw::BlockId, uint32_t> bytes_;  // moved: the blocks with bytes now, their slot
+  std::vector<std::unique_ptr<uint8_t[]>> chunks_;   // moved: payload slots, kChunk per chunk
+  uint32_t bytes_next_ = 0;             // payload slots ever used (the most at once)
+  std::vector<uint32_t> free_;          // payload slots given back, reused last-in first-out
   std::vector<uint32_t> node_slot_;     // copied: per node of the network, its row among the owned
   std::unordered_map<sw::BlockId, uint32_t> resolved_;  // moved: holders found among the ranks
 };

@@ -4,6 +4,8 @@
 
   scripts/mpi_compare.py --torx build/bin/torx [--ranks 2] [--partitions slab,block,auto] [--quick]
   scripts/mpi_compare.py --torx build/bin/torx --case t4 --topo 64x64 --ranks 2   # one case, by hand
+  (--keep DIR keeps the documents and standard errors: DIR/NAME.1.json alone, DIR/NAME.R.PARTITION.json
+  partitioned; --together runs them at once; --timeout S per run, 3600 s by default)
   scripts/mpi_compare.py --torx build/bin/torx --failures                          # a rank that fails
 
 Each case runs `torx run ... --json` once alone and once under `mpirun -np R --oversubscribe` per
@@ -18,6 +20,7 @@ message on 2 and 3 ranks.
 """
 import argparse
 import concurrent.futures
+import contextlib
 import json
 import os
 import re
@@ -66,22 +69,42 @@ def run(cmd, timeout=3600, env=None):
     return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=timeout, env=env)
 
 
-def compare(torx, model, ranks, partitions, name, args, tmp):
+def compare(torx, model, ranks, partitions, name, args, tmp, together=False, timeout=3600, keep=False):
+    """One process against each partition; with `together` the runs go at once (one thread each)."""
     base = os.path.join(tmp, f"{name}.1.json")
-    p = run([torx, "run", *args, "--model", model, "--json", base])
-    if p.returncode:
-        return [f"{name}: one process: exit {p.returncode}: {p.stderr.strip()[-300:]}"]
-    want = strip(json.load(open(base)))
-    bad = []
+    runs = [("one process", [torx, "run", *args, "--model", model, "--json", base], base)]
     for part in partitions:
         out = os.path.join(tmp, f"{name}.{ranks}.{part}.json")
-        p = run([*MPIRUN, "-np", str(ranks), torx, "run", *args, "--model", model, "--partition", part, "--json", out])
+        runs.append((f"{ranks} ranks, {part}",
+                     [*MPIRUN, "-np", str(ranks), torx, "run", *args, "--model", model, "--partition", part, "--json", out],
+                     out))
+
+    def go(r):
+        t = time.time()
+        p = run(r[1], timeout=timeout)
+        if keep:  # the ranks' time split and peak memories, the one process's summary
+            with open(r[2][:-len(".json")] + ".err", "w") as f:
+                f.write(f"{' '.join(r[1])}\nexit {p.returncode} after {time.time() - t:.1f} s\n{p.stderr}")
+        return p
+
+    if together:
+        with concurrent.futures.ThreadPoolExecutor(len(runs)) as ex:
+            done = list(ex.map(go, runs))
+    else:
+        done = [go(runs[0])]
+        if done[0].returncode == 0:
+            done += [go(r) for r in runs[1:]]
+    if done[0].returncode:
+        return [f"{name}: one process: exit {done[0].returncode}: {done[0].stderr.strip()[-300:]}"]
+    want = strip(json.load(open(base)))
+    bad = []
+    for (what, _, out), p in zip(runs[1:], done[1:]):
         if p.returncode:
-            bad.append(f"{name}: {ranks} ranks, {part}: exit {p.returncode}: {p.stderr.strip()[-300:]}")
+            bad.append(f"{name}: {what}: exit {p.returncode}: {p.stderr.strip()[-300:]}")
             continue
         diff = differences(want, strip(json.load(open(out))))
         if diff:
-            bad.append(f"{name}: {ranks} ranks, {part}: {len(diff)} differences: " + "; ".join(diff[:4]))
+            bad.append(f"{name}: {what}: {len(diff)} differences: " + "; ".join(diff[:4]))
     return bad
 
 
@@ -200,10 +223,15 @@ def main():
     ap.add_argument("--topo")
     ap.add_argument("--failures", action="store_true")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--together", action="store_true", help="run one process and the partitioned runs of a case at once")
+    ap.add_argument("--timeout", type=float, default=3600, help="seconds per run [3600]")
+    ap.add_argument("--keep", metavar="DIR", help="write the documents to DIR (kept) instead of a temporary directory")
     ap.add_argument("extra", nargs="*")
     a = ap.parse_args()
     parts = a.partitions.split(",")
-    with tempfile.TemporaryDirectory() as tmp:
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
+    with (contextlib.nullcontext(a.keep) if a.keep else tempfile.TemporaryDirectory()) as tmp:
         if a.failures:
             bad = bad_schedule(a.torx, tmp) + failures(a.torx, tmp)
             for b in bad:
@@ -217,7 +245,8 @@ def main():
         bad = []
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
             for name, problems in ex.map(
-                    lambda c: (c[0], compare(a.torx, a.model, a.ranks, parts, c[0], c[1], tmp)), cases):
+                    lambda c: (c[0], compare(a.torx, a.model, a.ranks, parts, c[0], c[1], tmp, a.together, a.timeout,
+                                          bool(a.keep))), cases):
                 print(f"{name}: {'same' if not problems else 'DIFFERS'}", flush=True)
                 bad += problems
         for b in bad:
