@@ -47,8 +47,8 @@ ROOT = formal.ROOT
 UNITS = {
     "rr_arbiter": ("hw/torx_rr_arbiter.sv", ["rr_arbiter"]),
     "vc_fifo": ("hw/torx_vc_fifo.sv", ["vc_fifo"]),
-    "output_unit": ("hw/torx_output_unit.sv", ["output_unit", "output_unit_k2"]),
-    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2"]),
+    "output_unit": ("hw/torx_output_unit.sv", ["output_unit", "output_unit_k2", "output_unit_p1"]),
+    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2_m", "vc_alloc_k2"]),
     "sw_alloc": ("hw/torx_sw_alloc.sv", ["sw_alloc", "sw_alloc_k2"]),
     "barrier": ("hw/torx_barrier.sv", ["barrier"]),
 }
@@ -57,6 +57,12 @@ UNITS = {
 formal.PROOFS["vc_alloc_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
                                {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 2}, [], 12, "pdr",
                                "va_* (5 lanes)")
+# The proofs of a mutant run cheapest first and stop at the first that fails (a kill in any
+# configuration is a kill); the larger configuration runs only on what the small ones do not kill.
+# One class, one VC, two levels (6 lanes): yosys 5 s of CPU instead of 11 s for vc_alloc_k2.
+formal.PROOFS["vc_alloc_k2_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
+                                  {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 1,
+                                   "PriorityLevels": 2}, [], 12, "pdr", "va_* with two levels (6 lanes)")
 
 OPERATORS = [
     ("rel", r"(?<![=!<>])==(?!=)", "!="),
@@ -151,9 +157,10 @@ def run_one(mut, timeout):
         with open(mfile, "w") as f:
             f.write("\n".join(lines))
         t0 = time.monotonic()
-        verdict, by = "survived", []
+        verdict, by, cpu = "survived", [], 0.0
         for p in proofs:
             r = formal.prove(p, False, work, subst={path: mfile}, timeout=timeout)
+            cpu += r.get("cpu_s", 0.0)
             if r["status"] == "error":
                 verdict = "invalid"
                 by = [r.get("detail", "")]
@@ -163,7 +170,7 @@ def run_one(mut, timeout):
                 by.append(f"{p}: {r['bmc'] if r['bmc'].startswith('fails') else 'pdr ' + r['full']}")
                 break
         res = {k: v for k, v in mut.items() if not k.startswith("_")}
-        res.update(verdict=verdict, by=by, seconds=round(time.monotonic() - t0, 1))
+        res.update(verdict=verdict, by=by, seconds=round(time.monotonic() - t0, 1), cpu_s=round(cpu, 1))
         return res
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -253,7 +260,7 @@ def main():
         for f in concurrent.futures.as_completed(futs):
             r = f.result()
             results.append(r)
-            print(f"{r['id']:16} {r['verdict']:8} {r['seconds']:6.1f} s  {r['old']}  ->  {r['new']}  "
+            print(f"{r['id']:16} {r['verdict']:8} {r['seconds']:6.1f} s {r['cpu_s']:6.1f} s CPU  {r['old']}  ->  {r['new']}  "
                   f"{'; '.join(r['by'])}", flush=True)
             if a.json:
                 results.sort(key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
