@@ -48,8 +48,8 @@ UNITS = {
     "rr_arbiter": ("hw/torx_rr_arbiter.sv", ["rr_arbiter"]),
     "vc_fifo": ("hw/torx_vc_fifo.sv", ["vc_fifo"]),
     "output_unit": ("hw/torx_output_unit.sv", ["output_unit", "output_unit_k2", "output_unit_p1"]),
-    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2_m", "vc_alloc_k2"]),
-    "sw_alloc": ("hw/torx_sw_alloc.sv", ["sw_alloc", "sw_alloc_k2"]),
+    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2_m", "vc_alloc_k2", "vc_alloc_k2_v2", "vc_alloc_k3"]),
+    "sw_alloc": ("hw/torx_sw_alloc.sv", ["sw_alloc", "sw_alloc_la", "sw_alloc_k2"]),
     "barrier": ("hw/torx_barrier.sv", ["barrier"]),
 }
 
@@ -63,6 +63,10 @@ formal.PROOFS["vc_alloc_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/to
 formal.PROOFS["vc_alloc_k2_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
                                   {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 1,
                                    "PriorityLevels": 2}, [], 12, "pdr", "va_* with two levels (6 lanes)")
+# Two VCs per class with two levels (10 lanes): the choice among victims by their owners' levels.
+formal.PROOFS["vc_alloc_k2_v2"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
+                                   {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 2,
+                                    "PriorityLevels": 2}, [], 12, "pdr", "va_* with two levels, 2 VCs (10 lanes)")
 
 OPERATORS = [
     ("rel", r"(?<![=!<>])==(?!=)", "!="),
