@@ -48,7 +48,7 @@ UNITS = {
     "rr_arbiter": ("hw/torx_rr_arbiter.sv", ["rr_arbiter"]),
     "vc_fifo": ("hw/torx_vc_fifo.sv", ["vc_fifo"]),
     "output_unit": ("hw/torx_output_unit.sv", ["output_unit", "output_unit_k2", "output_unit_p1"]),
-    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2_m", "vc_alloc_k2", "vc_alloc_k2_v2", "vc_alloc_k3"]),
+    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2_m", "vc_alloc_k2_v2", "vc_alloc_k2", "vc_alloc_k3"]),
     "sw_alloc": ("hw/torx_sw_alloc.sv", ["sw_alloc", "sw_alloc_la", "sw_alloc_k2", "sw_alloc_l2"]),
     "barrier": ("hw/torx_barrier.sv", ["barrier"]),
 }

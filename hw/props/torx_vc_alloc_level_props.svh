@@ -10,10 +10,23 @@
 //                     owner (a grant with ovc_preempt_o), and from an owner of the lowest level among
 //                     such VCs (docs/priority.md, "Output channels");
 //   va_preempt_legal  (K > 1) a preemption takes only an owned VC, with room on its stack, from an
-//                     owner of a lower level than the lane taking it.
+//                     owner of a lower level than the lane taking it;
+//   va_ptr            every lane pointer names a lane, every VC pointer a VC of the class (an
+//                     out-of-range pointer arbitrates as 0 would, but the contract's register, which
+//                     the co-simulation compares, wraps to 0).
 // Mutation testing found these missing (docs/verification.md, "Mutation testing"): a VC allocator that
 // never preempted, or let every level compete, broke no property before.
 `ifdef TORX_PROPS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned oc = 0; oc < NumOutClasses; oc++) begin
+        `TORX_ASSERT(32'(va_rr_q[oc*IvcW +: IvcW]) < TotalLanes && 32'(va_vc_rr_q[oc*VprW +: VprW]) < VcsPerClass,
+                     ("va_ptr: (port, class) %0d's pointers are %0d and %0d", oc, va_rr_q[oc*IvcW +: IvcW],
+                      va_vc_rr_q[oc*VprW +: VprW]))
+      end
+    end
+  end
+
   for (genvar o = 0; o < NumNetPorts + NumLocal; o++) begin : gen_props_lvl_port
     localparam bit PNet = (o < NumNetPorts);
     localparam int unsigned PClasses = PNet ? NumClasses : 1;
