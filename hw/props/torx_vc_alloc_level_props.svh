@@ -35,7 +35,7 @@
       localparam int unsigned PFirst = (PNet ? o * NetVcs : NumNetPorts * NetVcs + (o - NumNetPorts)) + c * PVcs;
       logic [TotalLanes-1:0] req;
       logic [31:0] top, low;   // the highest requesting level; the lowest level owning a victim VC
-      logic any, granted, free_any, victim_any, preempted, low_taken, legal;
+      logic any, granted, free_any, victim_any, preempted, low_taken, legal, lanes_own;
       always_comb begin
         any = 1'b0;
         granted = 1'b0;
@@ -53,6 +53,12 @@
         end
         free_any = 1'b0;
         victim_any = 1'b0;
+        // The output units store a lane index or Free: an owner that is neither (possible on the
+        // unit's free inputs when the lane count is not a power of two) has no level.
+        lanes_own = 1'b1;
+        for (int unsigned k = 0; k < PVcs; k++) begin
+          if (!ovc_free_i[PFirst + k] && 32'(ovc_owner_i[(PFirst + k)*IvcW +: IvcW]) >= TotalLanes) lanes_own = 1'b0;
+        end
         low = Levels;
         for (int unsigned k = 0; k < PVcs; k++) begin
           if (ovc_free_i[PFirst + k]) free_any = 1'b1;
@@ -92,7 +98,7 @@
                                                i, i % Levels, o, c, top))
             end
           end
-          if (Levels > 1) begin
+          if (Levels > 1 && lanes_own) begin
             if (any && !free_any && victim_any) begin
               `TORX_ASSERT(granted && preempted && low_taken,
                            ("va_preempt: port %0d class %0d: a level %0d requester, a VC owned by level %0d with stack room, no preemption of it",
