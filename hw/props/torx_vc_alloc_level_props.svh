@@ -11,6 +11,8 @@
 //                     such VCs (docs/priority.md, "Output channels");
 //   va_preempt_legal  (K > 1) a preemption takes only an owned VC, with room on its stack, from an
 //                     owner of a lower level than the lane taking it;
+//   va_vc_next        after a grant of VC k of (o, c) the VC pointer is k + 1, wrapping at the class's
+//                     VC count (the next claim starts its search past the VC just granted);
 //   va_ptr            every lane pointer names a lane, every VC pointer a VC of the class (an
 //                     out-of-range pointer arbitrates as 0 would, but the contract's register, which
 //                     the co-simulation compares, wraps to 0).
@@ -85,6 +87,31 @@
               legal = 1'b0;
             end
           end
+        end
+      end
+      // va_vc_next: the VC claimed for (o, c) in the previous cycle, and the pointer now.
+      localparam int unsigned POc = (PNet ? o * NumClasses : NumNetPorts * NumClasses + (o - NumNetPorts)) + c;
+      logic claimed, claimed_p_q;
+      logic [31:0] claimed_k, claimed_k_p_q;
+      always_comb begin
+        claimed = 1'b0;
+        claimed_k = '0;
+        for (int unsigned k = 0; k < PVcs; k++) begin
+          if (ovc_grant_o[PFirst + k]) begin
+            claimed = 1'b1;
+            claimed_k = k;
+          end
+        end
+      end
+      always_ff @(posedge clk_i) begin
+        claimed_p_q <= claimed;
+        claimed_k_p_q <= claimed_k;
+      end
+      always_ff @(posedge clk_i) begin
+        if (rst_ni && props_up_q && claimed_p_q) begin
+          `TORX_ASSERT(32'(va_vc_rr_q[POc*VprW +: VprW]) == ((claimed_k_p_q + 1 == PVcs) ? 0 : claimed_k_p_q + 1),
+                       ("va_vc_next: port %0d class %0d granted VC %0d, its VC pointer is %0d", o, c, claimed_k_p_q,
+                        va_vc_rr_q[POc*VprW +: VprW]))
         end
       end
       always_ff @(posedge clk_i) begin
