@@ -47,9 +47,9 @@ ROOT = formal.ROOT
 UNITS = {
     "rr_arbiter": ("hw/torx_rr_arbiter.sv", ["rr_arbiter"]),
     "vc_fifo": ("hw/torx_vc_fifo.sv", ["vc_fifo"]),
-    "output_unit": ("hw/torx_output_unit.sv", ["output_unit", "output_unit_k2"]),
-    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2"]),
-    "sw_alloc": ("hw/torx_sw_alloc.sv", ["sw_alloc", "sw_alloc_k2"]),
+    "output_unit": ("hw/torx_output_unit.sv", ["output_unit", "output_unit_k2", "output_unit_p1"]),
+    "vc_alloc": ("hw/torx_vc_alloc.sv", ["vc_alloc_m", "vc_alloc_k2_m", "vc_alloc_k2_v2", "vc_alloc_k2"]),
+    "sw_alloc": ("hw/torx_sw_alloc.sv", ["sw_alloc", "sw_alloc_la", "sw_alloc_k2", "sw_alloc_l2"]),
     "barrier": ("hw/torx_barrier.sv", ["barrier"]),
 }
 
@@ -57,6 +57,21 @@ UNITS = {
 formal.PROOFS["vc_alloc_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
                                {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 2}, [], 12, "pdr",
                                "va_* (5 lanes)")
+# The proofs of a mutant run cheapest first and stop at the first that fails (a kill in any
+# configuration is a kill); the larger configuration runs only on what the small ones do not kill.
+# One class, one VC, two levels (6 lanes): yosys 5 s of CPU instead of 11 s for vc_alloc_k2.
+formal.PROOFS["vc_alloc_k2_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
+                                  {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 1,
+                                   "PriorityLevels": 2}, [], 12, "pdr", "va_* with two levels (6 lanes)")
+# Three levels (not a power of two: the owner-level search), one class, one VC (9 lanes); the proof
+# vc_alloc_k3 (two VCs, 15 lanes) costs 75 s of CPU in yosys alone.
+formal.PROOFS["vc_alloc_k3_m"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
+                                  {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 1,
+                                   "PriorityLevels": 3}, [], 12, "pdr", "va_* with three levels (9 lanes)")
+# Two VCs per class with two levels (10 lanes): the choice among victims by their owners' levels.
+formal.PROOFS["vc_alloc_k2_v2"] = ("torx_vc_alloc", ["hw/torx_rr_arbiter.sv", "hw/torx_vc_alloc.sv"],
+                                   {"NumDims": 1, "NumLocal": 1, "NumClasses": 1, "VcsPerClass": 2,
+                                    "PriorityLevels": 2}, [], 12, "pdr", "va_* with two levels, 2 VCs (10 lanes)")
 
 OPERATORS = [
     ("rel", r"(?<![=!<>])==(?!=)", "!="),
@@ -141,8 +156,9 @@ def mutants():
     return out
 
 
-def run_one(mut, timeout):
+def run_one(mut, timeout, only_proofs=None):
     path, proofs = UNITS[mut["unit"]]
+    proofs = only_proofs or proofs
     work = tempfile.mkdtemp(prefix="torx-mutant-")
     try:
         lines = open(os.path.join(ROOT, path)).read().split("\n")
@@ -151,9 +167,10 @@ def run_one(mut, timeout):
         with open(mfile, "w") as f:
             f.write("\n".join(lines))
         t0 = time.monotonic()
-        verdict, by = "survived", []
+        verdict, by, cpu = "survived", [], 0.0
         for p in proofs:
             r = formal.prove(p, False, work, subst={path: mfile}, timeout=timeout)
+            cpu += r.get("cpu_s", 0.0)
             if r["status"] == "error":
                 verdict = "invalid"
                 by = [r.get("detail", "")]
@@ -163,7 +180,7 @@ def run_one(mut, timeout):
                 by.append(f"{p}: {r['bmc'] if r['bmc'].startswith('fails') else 'pdr ' + r['full']}")
                 break
         res = {k: v for k, v in mut.items() if not k.startswith("_")}
-        res.update(verdict=verdict, by=by, seconds=round(time.monotonic() - t0, 1))
+        res.update(verdict=verdict, by=by, seconds=round(time.monotonic() - t0, 1), cpu_s=round(cpu, 1))
         return res
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -200,6 +217,10 @@ def main():
     ap.add_argument("--pending", action="store_true", help="with --report: the ids of the mutants not run yet")
     ap.add_argument("--rerun-survivors", nargs="*", default=None,
                     help="run again the survivors of these result files (after a property was added)")
+    ap.add_argument("--proofs", default="",
+                    help="comma-separated proofs to run instead of the unit's (e.g. vc_alloc_k3_m for the "
+                         "VC allocator's owner-level search, elaborated only with a level count that is not "
+                         "a power of two)")
     ap.add_argument("-j", type=int, default=2, help="parallel mutants (2)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per engine run (120)")
     a = ap.parse_args()
@@ -249,11 +270,16 @@ def main():
     results = []
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
-        futs = {ex.submit(run_one, m, a.timeout): m for m in ms}
+        only = [p for p in a.proofs.split(",") if p]
+        for p in only:
+            if p not in formal.PROOFS:
+                sys.stderr.write(f"mutate.py: no proof named {p!r}\n")
+                return 2
+        futs = {ex.submit(run_one, m, a.timeout, only): m for m in ms}
         for f in concurrent.futures.as_completed(futs):
             r = f.result()
             results.append(r)
-            print(f"{r['id']:16} {r['verdict']:8} {r['seconds']:6.1f} s  {r['old']}  ->  {r['new']}  "
+            print(f"{r['id']:16} {r['verdict']:8} {r['seconds']:6.1f} s {r['cpu_s']:6.1f} s CPU  {r['old']}  ->  {r['new']}  "
                   f"{'; '.join(r['by'])}", flush=True)
             if a.json:
                 results.sort(key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))

@@ -22,6 +22,7 @@
 //   ou_preempt_push  (K > 1) a preemption pushes the owner on top of the stack, one deeper;
 //   ou_resume        (K > 1) the tail of the owner on top of a stack gives the VC back to the owner
 //                    it preempted (the preempted worm resumes where it stopped).
+// and, in torx_output_unit_st_props.svh, ou_st_off and ou_st_reg (the traversal register).
 // The credit conservation across the link (credits + flits in flight + downstream occupancy = D)
 // needs the downstream buffer: hw/formal/torx_output_unit_fv.sv proves it with a modelled one.
 `include "props/torx_props_defs.svh"
@@ -183,6 +184,12 @@
     logic arrive, credit_in;
     assign arrive = flit_valid_o && flit_o[VcW-1:0] == VcW'(v);
     assign credit_in = credit_valid_i && VcW'(credit_vc_i) == VcW'(v);
+    logic held;   // Pipeline 1, 2: the flit in the traversal register, sent, not yet on the link
+    if (Pipeline == torx_pkg::PipeSingle) begin : gen_held_single
+      assign held = 1'b0;
+    end else begin : gen_held_st
+      assign held = gen_out_st.st_valid_q && VcW'(gen_out_st.st_vc_q) == VcW'(v);
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) owed_q <= '0;
       else owed_q <= owed_q + CreditW'(arrive) - CreditW'(credit_in);
@@ -190,8 +197,9 @@
     always_comb begin
       if (rst_ni) begin
         if (credit_in) assume (owed_q != '0);
-        // ou_conservation: credits + the flit on the link + flits downstream or credits in flight = D
-        assert (32'(ovc_credits_q[v*CreditW +: CreditW]) + 32'(arrive) + 32'(owed_q) == BufferDepth);
+        // ou_conservation: credits + the flit in the traversal register + the flit on the link + flits
+        // downstream or credits in flight = D
+        assert (32'(ovc_credits_q[v*CreditW +: CreditW]) + 32'(held) + 32'(arrive) + 32'(owed_q) == BufferDepth);
       end
     end
   end
@@ -248,4 +256,6 @@
       end
     end
   end
+
+  `include "props/torx_output_unit_st_props.svh"
 `endif  // TORX_PROPS

@@ -19,6 +19,7 @@
 //   speculative offer is a ready one for sa_offer and sa_requested when spec_ok_i says its grant
 //   stands, an output with a speculative offer only may send nothing (the grant is cancelled), and
 //   a speculative offer does not compete with a non-speculative one for the same output in sa_fair)
+//   sa_spec       (torx_sw_alloc_spec_props.svh) an offer's kind from the ports;
 //   sa_fair       round robin at the output stage: while input port p keeps offering a lane for output
 //                 o at the highest level offered to o, at most NumPorts - 1 grants of o go to other
 //                 input ports before p's.
@@ -182,4 +183,6 @@
       end
     end
   end
+
+  `include "props/torx_sw_alloc_spec_props.svh"
 `endif  // TORX_PROPS

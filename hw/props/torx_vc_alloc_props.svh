@@ -9,6 +9,7 @@
 //   va_fair       round robin: while lane i keeps competing for (o, c) at the highest requesting
 //                 level, at most TotalLanes - 1 grants of (o, c) go to other lanes before i's (each
 //                 other lane at most once).
+// and, in torx_vc_alloc_level_props.svh, va_progress, va_top_level, va_preempt, va_preempt_legal.
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
 `ifdef FORMAL
@@ -98,4 +99,6 @@
       end
     end
   end
+
+  `include "props/torx_vc_alloc_level_props.svh"
 `endif  // TORX_PROPS

@@ -22,6 +22,7 @@ module torx_output_unit_fv #(
   parameter int unsigned BufferDepth = 3,
   parameter int unsigned IvcW = 2,
   parameter int unsigned TotalVcs = 3,
+  parameter int unsigned Pipeline = 0,   // 1, 2: the traversal register (output_unit_p1)
   localparam int unsigned FlitW = 1 + 2 + torx_pkg::TagW,   // VC field (VcIdxW), head, tail, the tag
   localparam int unsigned VcIdxW = 1,
   localparam int unsigned Unused = 0
@@ -47,7 +48,7 @@ module torx_output_unit_fv #(
 
   torx_output_unit #(.NumVcs(NumVcs), .PriorityLevels(PriorityLevels), .PriorityReserve(1),
                      .BufferDepth(BufferDepth), .FlitW(FlitW), .VcIdxW(VcIdxW), .IvcW(IvcW),
-                     ) dut (
+                     .Pipeline(Pipeline)) dut (
     .clk_i, .rst_ni, .credit_valid_i, .credit_vc_i, .flit_valid_o, .flit_o, .credit_ok_o(credit_ok),
     .ovc_free_o(ovc_free), .ovc_owner_o(ovc_owner), .ovc_stack_ok_o(ovc_stack_ok), .va_grant_i,
     .va_grant_ivc_i, .va_preempt_i, .xb_valid_i, .xb_flit_i, .xb_vc_i, .xb_ivc_i, .st_valid_o());
