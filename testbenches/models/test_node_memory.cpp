@@ -124,7 +124,9 @@ TEST(NodeMemory, ARanksMovedBlocksAtRestAreTheirIdentity) {
       for (sw::NodeId v = 0; v < 2; ++v) {
         ASSERT_EQ(part.holds(b, v), whole.holds(b, v)) << when << ": block " << b << " node " << v;
         ASSERT_EQ(part.arrivals(b, v), whole.arrivals(b, v)) << when << ": block " << b << " node " << v;
-        if (whole.holds(b, v)) ASSERT_EQ(part.intact(b, v), whole.intact(b, v)) << when << ": block " << b;
+        if (whole.holds(b, v)) {
+          ASSERT_EQ(part.intact(b, v), whole.intact(b, v)) << when << ": block " << b;
+        }
       }
     }
   };
