@@ -176,32 +176,51 @@ struct NodeCoords {
   }
 };
 
+// The header's fields (vc .. la_class) as one integer, least significant first (pack_flit,
+// unpack_flit: one access to the wires instead of one per field when it fits 64 bits).
+inline uint64_t flit_la_bits(const FlitLayout& l, const model::Flit& f) {
+  return f.la_port == model::kLaNone    ? uint64_t{2} << l.net_port_w
+         : f.la_port == model::kLaEject ? uint64_t{1} << l.net_port_w
+                                        : f.la_port;
+}
+inline void flit_la_from_bits(const FlitLayout& l, uint64_t la, model::Flit& f) {
+  f.la_port = (la >> (l.net_port_w + 1)) & 1u ? model::kLaNone
+              : (la >> l.net_port_w) & 1u     ? model::kLaEject
+                                              : static_cast<uint8_t>(la & ((uint64_t{1} << l.net_port_w) - 1));
+}
+
 // Writes flit `f` at bit `base` of `sig` (every field the layout has; `payload_words` payload words,
 // the rest 0; the extension is the owner's: verilated_gossip_router.hpp).
 template <class T>
 void pack_flit(T& sig, unsigned base, const FlitLayout& l, const NodeCoords& nc, uint32_t payload_words,
                const model::Flit& f) {
-  put_bits(sig, base + l.vc(), l.vc_w, f.vc);
-  put_bits(sig, base + l.head(), 1, f.head() ? 1 : 0);
-  put_bits(sig, base + l.tail(), 1, f.tail() ? 1 : 0);
-  put_bits(sig, base + l.start(), l.sd_w, f.start_dim);
-  if (l.prio_w) put_bits(sig, base + l.prio(), l.prio_w, f.priority);
-  put_bits(sig, base + l.neg(), l.ndims, f.neg_mask);
-  for (unsigned d = 0; d < l.ndims; ++d)
-    put_bits(sig, base + l.dest(d), l.coord_w, static_cast<uint64_t>((f.dest / nc.stride[d]) % nc.radix[d]));
-  if (l.la_port_w) {
-    const uint64_t la = f.la_port == model::kLaNone    ? uint64_t{2} << l.net_port_w
-                        : f.la_port == model::kLaEject ? uint64_t{1} << l.net_port_w
-                                                       : f.la_port;
-    put_bits(sig, base + l.la(), l.la_port_w, la);
-    put_bits(sig, base + l.la() + l.la_port_w, l.la_class_w, f.la_class);
+  if (l.hdr_w() <= 64) {  // the header in one write
+    const auto field = [](uint64_t v, unsigned w) { return w >= 64 ? v : v & ((uint64_t{1} << w) - 1); };
+    uint64_t h = field(f.vc, l.vc_w) | uint64_t{f.head() ? 1u : 0u} << l.head() | uint64_t{f.tail() ? 1u : 0u} << l.tail() |
+                 field(f.start_dim, l.sd_w) << l.start() | field(f.neg_mask, l.ndims) << l.neg();
+    if (l.prio_w) h |= field(f.priority, l.prio_w) << l.prio();
+    for (unsigned d = 0; d < l.ndims; ++d)
+      h |= field(static_cast<uint64_t>((f.dest / nc.stride[d]) % nc.radix[d]), l.coord_w) << l.dest(d);
+    if (l.la_port_w)
+      h |= field(flit_la_bits(l, f), l.la_port_w) << l.la() | field(f.la_class, l.la_class_w) << (l.la() + l.la_port_w);
+    put_bits(sig, base, l.hdr_w(), h);
+  } else {
+    put_bits(sig, base + l.vc(), l.vc_w, f.vc);
+    put_bits(sig, base + l.head(), 1, f.head() ? 1 : 0);
+    put_bits(sig, base + l.tail(), 1, f.tail() ? 1 : 0);
+    put_bits(sig, base + l.start(), l.sd_w, f.start_dim);
+    if (l.prio_w) put_bits(sig, base + l.prio(), l.prio_w, f.priority);
+    put_bits(sig, base + l.neg(), l.ndims, f.neg_mask);
+    for (unsigned d = 0; d < l.ndims; ++d)
+      put_bits(sig, base + l.dest(d), l.coord_w, static_cast<uint64_t>((f.dest / nc.stride[d]) % nc.radix[d]));
+    if (l.la_port_w) {
+      put_bits(sig, base + l.la(), l.la_port_w, flit_la_bits(l, f));
+      put_bits(sig, base + l.la() + l.la_port_w, l.la_class_w, f.la_class);
+    }
   }
   for (unsigned w = 0; w < l.flit_bytes / 8; ++w)
     put_bits(sig, base + l.payload(w), 64, w < payload_words ? f.payload[w] : 0);
-  if (l.tag_w) {
-    put_bits(sig, base + l.tag(), 32, f.msg);
-    put_bits(sig, base + l.tag() + 32, 32, f.seq);
-  }
+  if (l.tag_w) put_bits(sig, base + l.tag(), 64, uint64_t{f.seq} << 32 | f.msg);
 }
 
 // Reads the flit at bit `base` of `sig`; Flit::due stays 0.
@@ -209,26 +228,44 @@ template <class T>
 void unpack_flit(const T& sig, unsigned base, const FlitLayout& l, const NodeCoords& nc, uint32_t payload_words,
                  model::Flit& f) {
   f = model::Flit{};
-  f.vc = static_cast<uint8_t>(get_bits(sig, base + l.vc(), l.vc_w));
-  f.kind = static_cast<uint8_t>((get_bits(sig, base + l.head(), 1) ? model::kFlitHead : 0) |
-                                (get_bits(sig, base + l.tail(), 1) ? model::kFlitTail : 0));
-  f.start_dim = static_cast<uint8_t>(get_bits(sig, base + l.start(), l.sd_w));
-  if (l.prio_w) f.priority = static_cast<uint8_t>(get_bits(sig, base + l.prio(), l.prio_w));
-  if (l.tag_w) {
-    f.msg = static_cast<uint32_t>(get_bits(sig, base + l.tag(), 32));
-    f.seq = static_cast<uint32_t>(get_bits(sig, base + l.tag() + 32, 32));
+  if (l.hdr_w() <= 64) {  // the header in one read
+    const uint64_t h = get_bits(sig, base, l.hdr_w());
+    const auto field = [h](unsigned lsb, unsigned w) {
+      const uint64_t v = h >> lsb;
+      return w >= 64 ? v : v & ((uint64_t{1} << w) - 1);
+    };
+    f.vc = static_cast<uint8_t>(field(l.vc(), l.vc_w));
+    f.kind = static_cast<uint8_t>((field(l.head(), 1) ? model::kFlitHead : 0) | (field(l.tail(), 1) ? model::kFlitTail : 0));
+    f.start_dim = static_cast<uint8_t>(field(l.start(), l.sd_w));
+    if (l.prio_w) f.priority = static_cast<uint8_t>(field(l.prio(), l.prio_w));
+    f.neg_mask = static_cast<uint32_t>(field(l.neg(), l.ndims));
+    int32_t dest = 0;
+    for (unsigned d = 0; d < l.ndims; ++d) dest += static_cast<int32_t>(field(l.dest(d), l.coord_w)) * nc.stride[d];
+    f.dest = dest;
+    if (l.la_port_w) {
+      flit_la_from_bits(l, field(l.la(), l.la_port_w), f);
+      f.la_class = static_cast<uint8_t>(field(l.la() + l.la_port_w, l.la_class_w));
+    }
+  } else {
+    f.vc = static_cast<uint8_t>(get_bits(sig, base + l.vc(), l.vc_w));
+    f.kind = static_cast<uint8_t>((get_bits(sig, base + l.head(), 1) ? model::kFlitHead : 0) |
+                                  (get_bits(sig, base + l.tail(), 1) ? model::kFlitTail : 0));
+    f.start_dim = static_cast<uint8_t>(get_bits(sig, base + l.start(), l.sd_w));
+    if (l.prio_w) f.priority = static_cast<uint8_t>(get_bits(sig, base + l.prio(), l.prio_w));
+    f.neg_mask = static_cast<uint32_t>(get_bits(sig, base + l.neg(), l.ndims));
+    int32_t dest = 0;
+    for (unsigned d = 0; d < l.ndims; ++d)
+      dest += static_cast<int32_t>(get_bits(sig, base + l.dest(d), l.coord_w)) * nc.stride[d];
+    f.dest = dest;
+    if (l.la_port_w) {
+      flit_la_from_bits(l, get_bits(sig, base + l.la(), l.la_port_w), f);
+      f.la_class = static_cast<uint8_t>(get_bits(sig, base + l.la() + l.la_port_w, l.la_class_w));
+    }
   }
-  f.neg_mask = static_cast<uint32_t>(get_bits(sig, base + l.neg(), l.ndims));
-  int32_t dest = 0;
-  for (unsigned d = 0; d < l.ndims; ++d)
-    dest += static_cast<int32_t>(get_bits(sig, base + l.dest(d), l.coord_w)) * nc.stride[d];
-  f.dest = dest;
-  if (l.la_port_w) {
-    const uint64_t la = get_bits(sig, base + l.la(), l.la_port_w);
-    f.la_port = (la >> (l.net_port_w + 1)) & 1u ? model::kLaNone
-                : (la >> l.net_port_w) & 1u     ? model::kLaEject
-                                                : static_cast<uint8_t>(la & ((uint64_t{1} << l.net_port_w) - 1));
-    f.la_class = static_cast<uint8_t>(get_bits(sig, base + l.la() + l.la_port_w, l.la_class_w));
+  if (l.tag_w) {
+    const uint64_t tag = get_bits(sig, base + l.tag(), 64);
+    f.msg = static_cast<uint32_t>(tag);
+    f.seq = static_cast<uint32_t>(tag >> 32);
   }
   for (unsigned w = 0; w < l.flit_bytes / 8 && w < model::kMaxFlitWords; ++w)
     f.payload[w] = w < payload_words ? get_bits(sig, base + l.payload(w), 64) : 0;

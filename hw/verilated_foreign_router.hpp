@@ -71,6 +71,7 @@ class VerilatedForeignRouter final : public VerilatedHarness<VM, RtlRouter> {
         coords_(topo),
         node_(node),
         image_(image) {
+    this->one_eval_ = false;  // someone else's RTL may act on the falling edge: both evaluations
     layout_ = foreign_flit_layout(shape, static_cast<unsigned>(cfg_.max_radix), static_cast<unsigned>(cfg_.flit_bytes));
     width_ = layout_.width();
     vc_w_ = clog2w(static_cast<unsigned>(shape.network_vcs()));

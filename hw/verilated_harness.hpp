@@ -34,6 +34,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -66,14 +68,17 @@ class RegView {
     width_ = width / elems;
   }
   unsigned width() const { return width_; }
+  // Element i (bits beyond the variable's storage read as 0): the bytes it spans, least significant
+  // first (little-endian words, as get_bits assumes).
   uint64_t get(unsigned i) const {
-    uint64_t v = 0;
     const unsigned lsb = i * width_;
-    for (unsigned b = 0; b < width_; ++b) {
-      const unsigned bit = lsb + b;
-      if (bit / 8 < bytes_ && ((data_[bit / 8] >> (bit % 8)) & 1u)) v |= uint64_t{1} << b;
-    }
-    return v;
+    const unsigned first = lsb / 8, shift = lsb % 8;
+    unsigned end = (lsb + width_ + 7) / 8;
+    if (end > bytes_) end = bytes_;
+    u128 x = 0;
+    for (unsigned b = end; b > first; --b) x = (x << 8) | data_[b - 1];
+    const uint64_t v = static_cast<uint64_t>(x >> shift);
+    return width_ >= 64 ? v : v & ((uint64_t{1} << width_) - 1);
   }
 
  private:
@@ -177,13 +182,25 @@ class VerilatedHarness : public Core {
   // this evaluation settles nothing new), then the inputs, then end_cycle's rising edge: one
   // evaluation settles them and clocks the registers (setting the inputs before the falling edge, as
   // tick() does, gives the same registers and outputs at twice the cost).
+  //
+  // One evaluation per cycle (`one_eval_`, our SV; not a foreign top's): every register of torx's SV
+  // is clocked on clk_i's rising edge only, so the falling edge's evaluation only recomputes the
+  // input logic from the inputs it already saw. Without a waveform open, begin_cycle skips it and
+  // end_cycle tells Verilator's edge detector that clk_i was low (its copy of the last value it saw,
+  // the only state that evaluation changed); the next evaluation then recomputes the input logic
+  // from this cycle's inputs and clocks the registers, as the two evaluations did (Verilator 5's
+  // scheduler; a model without that variable keeps the two evaluations).
   void begin_cycle(uint64_t now) {
     Verilated::threadContextp(ctx_.get());
+    if (fast_edge()) return;
     m_->clk_i = 0;
     m_->eval();
     if (tfp_) tfp_->dump(2 * now);
   }
   void end_cycle(uint64_t now) {
+    if constexpr (kHasTrigPrev<VM>) {
+      if (fast_edge()) m_->rootp->__Vtrigrprev__TOP__clk_i = 0;
+    }
     m_->clk_i = 1;
     m_->eval();
     if (tfp_) tfp_->dump(2 * now + 1);
@@ -197,7 +214,18 @@ class VerilatedHarness : public Core {
     r.bind(*ctx_, std::string(m_->name()) + "." + scope, name, elems);
   }
 
+  // Whether the edge detector's copy of clk_i can be set (the model's root class is complete here:
+  // hw/rtl_factory.cpp.in includes its header) and the harness allows one evaluation per cycle.
+  template <class M, class = void>
+  struct TrigPrev : std::false_type {};
+  template <class M>
+  struct TrigPrev<M, std::void_t<decltype(std::declval<M&>().rootp->__Vtrigrprev__TOP__clk_i)>> : std::true_type {};
+  template <class M>
+  static constexpr bool kHasTrigPrev = TrigPrev<M>::value;
+  bool fast_edge() const { return kHasTrigPrev<VM> && one_eval_ && !tfp_; }
+
   std::string who_;
+  bool one_eval_ = true;  // false: a foreign top (it may act on the falling edge)
   uint64_t cycles_ = 0;  // clock cycles run, reset and image loads included
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<VM> m_;

@@ -37,23 +37,30 @@ class VerilatedRouterBase : public VerilatedHarness<VM, RtlRouter> {
   void cycle(uint64_t now, const model::PortWires* in, model::PortWires* out) override {
     Derived& d = static_cast<Derived&>(*this);
     this->begin_cycle(now);
-    for (int p = 0; p < shape_.ports(); ++p) {
+    // The valid bits of every port in one write each; a flit's bits only where one is valid (the
+    // RTL ignores flit_i where flit_valid_i is low).
+    const unsigned ports = static_cast<unsigned>(shape_.ports());
+    uint64_t flit_valid = 0, credit_valid = 0;
+    for (unsigned p = 0; p < ports; ++p) {
       const model::PortWires& w = in[p];
-      const unsigned up = static_cast<unsigned>(p);
-      put_bits(m_->flit_valid_i, up, 1, w.flit_valid);
-      if (w.flit_valid) d.pack(m_->flit_i, up * width_, w.flit);
-      put_bits(m_->credit_valid_i, up, 1, w.credit_valid);
-      put_bits(m_->credit_vc_i, up * vc_w_, vc_w_, w.credit_valid ? w.credit_vc : 0);
+      if (w.flit_valid) {
+        flit_valid |= uint64_t{1} << p;
+        d.pack(m_->flit_i, p * width_, w.flit);
+      }
+      if (w.credit_valid) credit_valid |= uint64_t{1} << p;
+      put_bits(m_->credit_vc_i, p * vc_w_, vc_w_, w.credit_valid ? w.credit_vc : 0);
     }
+    put_bits(m_->flit_valid_i, 0, ports, flit_valid);
+    put_bits(m_->credit_valid_i, 0, ports, credit_valid);
     this->end_cycle(now);
-    for (int p = 0; p < shape_.ports(); ++p) {
+    const uint64_t flit_out = get_bits(m_->flit_valid_o, 0, ports);
+    const uint64_t credit_out = get_bits(m_->credit_valid_o, 0, ports);
+    for (unsigned p = 0; p < ports; ++p) {
       model::PortWires& w = out[p];
-      const unsigned up = static_cast<unsigned>(p);
-      w = model::PortWires{};
-      w.flit_valid = get_bits(m_->flit_valid_o, up, 1) != 0;
-      if (w.flit_valid) d.unpack(m_->flit_o, up * width_, w.flit);
-      w.credit_valid = get_bits(m_->credit_valid_o, up, 1) != 0;
-      if (w.credit_valid) w.credit_vc = static_cast<uint8_t>(get_bits(m_->credit_vc_o, up * vc_w_, vc_w_));
+      w.flit_valid = (flit_out >> p) & 1u;
+      if (w.flit_valid) d.unpack(m_->flit_o, p * width_, w.flit);
+      w.credit_valid = (credit_out >> p) & 1u;
+      w.credit_vc = w.credit_valid ? static_cast<uint8_t>(get_bits(m_->credit_vc_o, p * vc_w_, vc_w_)) : 0;
     }
     if (m_->route_error_o)
       throw std::logic_error(fmt::format("internal error: RTL {}: {} (route_error_o)", this->who_, Derived::kRouteError));

@@ -89,11 +89,12 @@ std::pair<int, int> locate(const RouterShape& s, FieldScope scope, size_t i) {
   return {-1, -1};
 }
 
-bool differ(Mismatch& m, int port, int vc, std::string field, int64_t a, int64_t b) {
+// The field's name is made only when the values differ (this runs for every compared router-cycle).
+bool differ(Mismatch& m, int port, int vc, const char* field, int64_t a, int64_t b) {
   if (a == b) return false;
   m.port = port;
   m.vc = vc;
-  m.field = std::move(field);
+  m.field = field;
   m.a = a;
   m.b = b;
   return true;
@@ -107,7 +108,11 @@ bool compare_snapshots(const RouterShape& s, const RouterSnapshot& a, const Rout
     const SnapshotField& fa = a.fields[f];
     const SnapshotField& fb = b.fields[f];
     if (fa.values.size() != fb.values.size())
-      return !differ(m, -1, -1, std::string(fa.name) + " size", fa.values.size(), fb.values.size());
+      if (differ(m, -1, -1, fa.name, static_cast<int64_t>(fa.values.size()), static_cast<int64_t>(fb.values.size()))) {
+        m.field = std::string(fa.name) + " size";
+        return false;
+      }
+    if (fa.values == fb.values) continue;  // one memcmp for the usual case
     for (size_t i = 0; i < fa.values.size(); ++i) {
       if (fa.values[i] == fb.values[i]) continue;
       const auto [port, vc] = locate(s, fa.scope, i);
@@ -136,9 +141,10 @@ bool compare_outputs(const RouterShape& s, const PortWires* a, const PortWires* 
                        differ(m, p, -1, "flit.neg_mask", f.neg_mask, g.neg_mask)))
         return false;
       for (uint32_t w = 0; w < s.payload_words; ++w)
-        if (differ(m, p, -1, fmt::format("flit.payload[{}]", w), static_cast<int64_t>(f.payload[w]),
-                   static_cast<int64_t>(g.payload[w])))
+        if (differ(m, p, -1, "flit.payload", static_cast<int64_t>(f.payload[w]), static_cast<int64_t>(g.payload[w]))) {
+          m.field = fmt::format("flit.payload[{}]", w);
           return false;
+        }
     }
     if (differ(m, p, -1, "credit_valid", x.credit_valid, y.credit_valid)) return false;
     if (x.credit_valid && differ(m, p, -1, "credit_vc", x.credit_vc, y.credit_vc)) return false;

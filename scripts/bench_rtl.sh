@@ -61,11 +61,21 @@ echo "== torx cosim --topo 8x8 --cycles 20000 --load 0.4 (C++ and RTL in lock st
 "$TORX" cosim --topo 8x8 --cycles 20000 --load 0.4 | grep -E "cycles|speed|result"
 
 if [[ ${1:-} == --callgrind ]]; then
-  echo
-  echo "== instructions (valgrind --tool=callgrind), direct 8x8"
-  for m in cycle rtl; do
-    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$m" "$TORX" run direct --topo 8x8 --model "$m" \
-      --param threads=1 >/dev/null 2>"$tmp/vg.$m" || true
-    printf '%-6s %s\n' "$m" "$(grep -Eo 'Collected : [0-9]+' "$tmp/vg.$m" | grep -Eo '[0-9]+')"
+  # Each Verilated router has its own VerilatedContext and thread pool: valgrind's thread limit.
+  for run in "direct --topo 8x8" "t4 --topo 8x8"; do
+    echo
+    echo "== instructions (valgrind --tool=callgrind), $run"
+    for m in cycle rtl; do
+      # shellcheck disable=SC2086
+      valgrind --tool=callgrind --max-threads=3000 --callgrind-out-file="$tmp/cg.$m" "$TORX" run $run --model "$m" \
+        --param threads=1 >/dev/null 2>"$tmp/vg.$m" || true
+      printf '%-6s %s\n' "$m" "$(grep -Eo 'Collected : [0-9]+' "$tmp/vg.$m" | grep -Eo '[0-9]+')"
+    done
   done
+  echo
+  echo "== instructions, torx cosim --topo 8x8 --cycles 1000 --load 0.4"
+  valgrind --tool=callgrind --max-threads=3000 --callgrind-out-file="$tmp/cg.cosim" "$TORX" cosim --topo 8x8 \
+    --cycles 1000 --load 0.4 >"$tmp/cosim.out" 2>"$tmp/vg.cosim" || true
+  grep -E "cycles|result" "$tmp/cosim.out"
+  printf 'cosim  %s\n' "$(grep -Eo 'Collected : [0-9]+' "$tmp/vg.cosim" | grep -Eo '[0-9]+')"
 fi
