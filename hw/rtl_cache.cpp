@@ -747,12 +747,8 @@ std::string RtlCache::entry_name(const RtlModelSpec& spec) {
   return spec.name + (coverage_build() ? "_cov-" : "-") + key_of(spec);
 }
 
-fs::path RtlCache::ensure(const RtlModelSpec& spec, bool* built) {
-  if (built) *built = false;
-  const std::string name = entry_name(spec);
-  const std::string key = name.substr(name.rfind('-') + 1);
-  if (check_entry(dir_ / name, key).empty()) return dir_ / name / "model.so";
-  // Build it: the directory must be writable.
+// Creates the cache directory and probes it; falls back to the temporary one (once) or throws.
+void RtlCache::make_writable() {
   for (;;) {
     std::error_code ec;
     fs::create_directories(dir_, ec);
@@ -771,8 +767,17 @@ fs::path RtlCache::ensure(const RtlModelSpec& spec, bool* built) {
       throw sw::InputError(fmt::format("cannot write the RTL model cache {}: {} (choose another with --rtl-cache DIR "
                                        "or TORX_RTL_CACHE)",
                                        dir_.string(), why));
-    if (check_entry(dir_ / name, key).empty()) return dir_ / name / "model.so";
   }
+}
+
+fs::path RtlCache::ensure(const RtlModelSpec& spec, bool* built) {
+  if (built) *built = false;
+  const std::string name = entry_name(spec);
+  const std::string key = name.substr(name.rfind('-') + 1);
+  if (check_entry(dir_ / name, key).empty()) return dir_ / name / "model.so";
+  // Build it: the directory must be writable (or the fallback, which may hold it).
+  make_writable();
+  if (check_entry(dir_ / name, key).empty()) return dir_ / name / "model.so";
   const fs::path entry = dir_ / name;
   FileLock lock(dir_ / (name + ".lock"));
   if (!lock.try_lock()) {

@@ -81,6 +81,10 @@ class RtlCache {
   // The path of the shared object of `spec`, built first if the cache does not hold a valid entry.
   // `built` (if given) says whether this call built it.
   std::filesystem::path ensure(const RtlModelSpec& spec, bool* built = nullptr);
+  // Creates the directory and checks that it can be written, falling back as dir() says; ensure()
+  // calls it before a build. Call it before ensure() runs in several threads (the fallback changes
+  // dir(); after it, concurrent ensure() calls of different specs are safe).
+  void make_writable();
   // The entry directory name of `spec` (NAME-KEY), without building anything.
   std::string entry_name(const RtlModelSpec& spec);
 

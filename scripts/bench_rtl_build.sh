@@ -8,6 +8,8 @@
 #   compile    the compilers' CPU seconds (the manifests' cpu_seconds minus Verilator's), summed
 #   wall       torx rtl build's wall seconds (every model the run needs: routers, barrier units)
 #   cpu        its CPU seconds with its children (Verilator, the compilers, the run on C++ routers)
+#   idle~      the wall seconds this would take on an idle 2-core machine, estimated: (cpu + verilator)
+#              / 2 (Verilator is one process per model, the compilers and the models run two at a time)
 #   rss        the largest resident size of any process of the build (MB)
 #   so         the shared objects' size (KB, summed)
 #   Mrc/s      the run on the RTL (--block-bytes SIM_BYTES): router-cycles per CPU second, in millions
@@ -28,7 +30,7 @@ while [[ $# -gt 0 ]]; do
     --only) ONLY=$2; shift 2 ;;
     --no-sim) SIM=0; shift ;;
     --keep) KEEP=$2; shift 2 ;;
-    -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,21p' "$0"; exit 0 ;;
     *) echo "bench_rtl_build: unknown argument '$1' (--torx PATH, --only REGEX, --no-sim, --keep DIR)" >&2; exit 2 ;;
   esac
 done
@@ -57,13 +59,15 @@ SHAPES=(
   "3d all-port K4|tsay-wang --topo 3x3x3 --sync priority --param priority_levels=4|1024"
   "4d one-port V1|direct --topo 3x3x2x2 --ts 20|1024"
   "gossip 2d 4-flit (g2d)|ms-hc --topo 6x6 --gossip-hw --block-bytes 128|"
+  "gossip 2d 2-flit|ms-hc --topo 6x6 --gossip-hw --block-bytes 32|"
   "gossip 2d 12-flit|ms-hc --topo 4x4 --gossip-hw --block-bytes 192|"
   "gossip 3d 4-flit|ms-hc --topo 4x4x4 --gossip-hw --block-bytes 128|"
+  "barrier unit 3d (b3)|--catalog b3|"
 )
 
 printf '# torx %s; TORX_CXX=%s; TORX_RTL_TUNE=%s; %s CPUs; %s\n' "$("$TORX" --version 2>/dev/null | head -1)" \
   "${TORX_CXX:-}" "${TORX_RTL_TUNE:-}" "$(nproc)" "$(date -u +%FT%TZ)"
-printf '%-30s %-26s %6s %9s %7s %6s %7s %6s %7s %8s %7s\n' shape models load verilator compile wall cpu rss so 'Mrc/s' 'sim cpu'
+printf '%-30s %-26s %6s %9s %7s %6s %7s %6s %6s %7s %8s %7s\n' shape models load verilator compile wall cpu idle~ rss so 'Mrc/s' 'sim cpu'
 for row in "${SHAPES[@]}"; do
   IFS='|' read -r name run bytes <<<"$row"
   [[ $name =~ $ONLY ]] || continue
@@ -81,7 +85,7 @@ for row in "${SHAPES[@]}"; do
   csec=$(echo "$(grep -h '^cpu_seconds ' "$cache"/*/manifest.txt | cut -d' ' -f2 | paste -sd+) - $vsec" | bc)
   so_kb=$(( $(cat "$cache"/*/model.so | wc -c) / 1024 ))
   mrc=- simcpu=-
-  if [[ $SIM == 1 ]]; then
+  if [[ $SIM == 1 && $run != --catalog* ]]; then
     sim_run=$run
     [[ -n $bytes ]] && sim_run="$run --block-bytes $bytes"
     # shellcheck disable=SC2086
@@ -96,7 +100,8 @@ for row in "${SHAPES[@]}"; do
       mrc=FAIL
     fi
   fi
-  printf '%-30s %-26s %6s %9s %7s %6.0f %7.1f %6d %7d %8s %7s\n' "$name" "$models" "$load" "$vsec" "$csec" "$wall" \
-    "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$so_kb" "$mrc" "$simcpu"
+  cpu=$(echo "$user + $sys" | bc)
+  printf '%-30s %-26s %6s %9s %7s %6.0f %7.1f %6.0f %6d %7d %8s %7s\n' "$name" "$models" "$load" "$vsec" "$csec" "$wall" \
+    "$cpu" "$(echo "($cpu + $vsec) / 2" | bc -l)" $((rss / 1024)) "$so_kb" "$mrc" "$simcpu"
   if [[ -n $KEEP ]]; then mkdir -p "$KEEP" && cp -a "$cache"/. "$KEEP"/; fi
 done

@@ -65,37 +65,63 @@
     end
   end
 
-  for (genvar o = 0; o < NumNetPorts + NumLocal; o++) begin : gen_props_port
-    localparam int unsigned PClasses = (o < NumNetPorts) ? NumClasses : 1;
-    for (genvar c = 0; c < PClasses; c++) begin : gen_props_class
-      localparam int unsigned Oc = ((o < NumNetPorts) ? o * NumClasses : NumNetPorts * NumClasses + (o - NumNetPorts)) + c;
-      // The lanes competing for (o, c): requesters of the highest level among its requesters.
-      logic [TotalLanes-1:0] req, competing;
-      always_comb begin
-        for (int unsigned i = 0; i < TotalLanes; i++) begin
-          req[i] = req_i[i] && req_port_i[i*PortW +: PortW] == PortW'(o) &&
-                   (o >= NumNetPorts || req_class_i[i*ClassW +: ClassW] == ClassW'(c));
-        end
-        competing = req;
-        for (int unsigned i = 0; i < TotalLanes; i++) begin
-          for (int unsigned k = 0; k < TotalLanes; k++) begin
-            if (req[k] && (k % Levels) > (i % Levels)) competing[i] = 1'b0;
-          end
+  // va_fair, one counter per lane, not one per (o, c) and lane (NumOutClasses x TotalLanes counters,
+  // 3,276 on the all-port 3D router with V = 2: most of its generated C++; docs/rtl.md, "Build time").
+  // A lane asks for one (o, c) at a time, so its counters of the other (o, c) are 0: the lane's one
+  // counter counts the grants of the (o, c) it competes for, and restarts when that (o, c) is not
+  // last cycle's (props_oc_q), as that (o, c)'s own counter would have been 0.
+  localparam int unsigned PropsOcW = torx_pkg::clog2w(NumOutClasses);
+  // Lane i asks for an (o, c) that exists (a port of the router, a class of a network port) ...
+  function automatic logic props_req(int unsigned i);
+    logic [31:0] o;
+    o = 32'(req_port_i[i*PortW +: PortW]);
+    props_req = req_i[i] && o < NumNetPorts + NumLocal && (o >= NumNetPorts || 32'(req_class_i[i*ClassW +: ClassW]) < NumClasses);
+  endfunction
+  // ... this one: a network port's class c, an ejection port's one class.
+  function automatic logic [PropsOcW-1:0] props_oc_of(int unsigned i);
+    logic [31:0] o;
+    o = 32'(req_port_i[i*PortW +: PortW]);
+    props_oc_of = PropsOcW'((o < NumNetPorts) ? o * NumClasses + 32'(req_class_i[i*ClassW +: ClassW])
+                                             : NumNetPorts * NumClasses + (o - NumNetPorts));
+  endfunction
+  // The highest level among the requesters of each (o, c) (K > 1).
+  logic [NumOutClasses*LevelW-1:0] props_top;
+  always_comb begin
+    props_top = '0;
+    if (Levels > 1) begin
+      for (int unsigned i = 0; i < TotalLanes; i++) begin
+        if (props_req(i) && LevelW'(i % Levels) > props_top[32'(props_oc_of(i))*LevelW +: LevelW]) begin
+          props_top[32'(props_oc_of(i))*LevelW +: LevelW] = LevelW'(i % Levels);
         end
       end
-      for (genvar i = 0; i < TotalLanes; i++) begin : gen_props_fair
-        logic [PropsFairW-1:0] passed_q;   // grants of (o, c) to others while lane i competes
-        always_ff @(posedge clk_i or negedge rst_ni) begin
-          if (!rst_ni) passed_q <= '0;
-          else if (!competing[i] || (oc_grant[Oc] && oc_winner[Oc*IvcW +: IvcW] == IvcW'(i))) passed_q <= '0;
-          else if (oc_grant[Oc] && 32'(passed_q) < TotalLanes) passed_q <= passed_q + PropsFairW'(1);
-        end
-        always_ff @(posedge clk_i) begin
-          if (rst_ni && props_up_q) begin
-            `TORX_ASSERT(32'(passed_q) < TotalLanes,
-                         ("va_fair: lane %0d waited for port %0d class %0d through %0d grants to others", i, o, c, passed_q))
-          end
-        end
+    end
+  end
+
+  for (genvar i = 0; i < TotalLanes; i++) begin : gen_props_fair
+    logic [PropsOcW-1:0] oc, oc_q;
+    logic competing, granted, won;
+    logic [PropsFairW-1:0] passed, passed_q;   // grants of (o, c) to others while lane i competes for it
+    assign oc = props_oc_of(i);
+    // Competing: a request of the highest level among the requesters of its (o, c).
+    assign competing = props_req(i) && (Levels == 1 || LevelW'(i % Levels) == props_top[32'(oc)*LevelW +: LevelW]);
+    assign granted = competing && oc_grant[oc];
+    assign won = granted && oc_winner[32'(oc)*IvcW +: IvcW] == IvcW'(i);
+    assign passed = (oc_q == oc) ? passed_q : '0;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        passed_q <= '0;
+        oc_q <= '0;
+      end else begin
+        oc_q <= oc;
+        if (!competing || won) passed_q <= '0;
+        else if (granted && 32'(passed) < TotalLanes) passed_q <= passed + PropsFairW'(1);
+        else passed_q <= passed;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && props_up_q) begin
+        `TORX_ASSERT(32'(passed_q) < TotalLanes,
+                     ("va_fair: lane %0d waited for (port, class) %0d through %0d grants to others", i, oc_q, passed_q))
       end
     end
   end

@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
+#include <set>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
@@ -62,25 +65,49 @@ std::string rtl_clean(const std::string& filter) {
   return fmt::format("removed {} entr{} from {}\n", n, n == 1 ? "y" : "ies", c.dir().string());
 }
 
-namespace {
-std::string loaded_text(size_t from) {
+// Builds the models of `specs` that the cache does not hold, one thread each (each build runs its
+// own Verilator and compilers; the entries' locks keep another torx from building one twice);
+// returns a line per model, "built NAME: PATH" or "cached NAME: PATH".
+static std::string ensure_all(const std::vector<rtl::RtlModelSpec>& specs) {
+  rtl::RtlCache& c = rtl::rtl_cache();
+  if (specs.empty()) return "";
+  c.make_writable();  // a fallback directory is chosen before the threads start
+  std::vector<std::exception_ptr> errors(specs.size());
+  std::vector<std::string> paths(specs.size());
+  std::vector<char> built(specs.size(), 0);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < specs.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        bool b = false;
+        paths[i] = c.ensure(specs[i], &b).string();
+        built[i] = b;
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
   std::string out;
-  const auto v = rtl::rtl_loaded_models();
-  for (size_t i = from; i < v.size(); ++i)
-    out += fmt::format("{} {}: {}\n", v[i].built ? "built" : "cached", v[i].name, v[i].path);
+  for (size_t i = 0; i < specs.size(); ++i)
+    out += fmt::format("{} {}: {}\n", built[i] ? "built" : "cached", specs[i].name, paths[i]);
   return out;
 }
-}  // namespace
 
 std::string rtl_build_run(RunRequest req) {
   req.model = ModelKind::kRtl;
   req.trace.clear();
   req.trace_routers.clear();
-  rtl::set_rtl_factory_mode(rtl::RtlFactoryMode::kBuildOnly);
+  // The models the run needs (noted by a run on C++ routers; one run per process: SystemC cannot
+  // elaborate twice), then built at the same time: the barrier unit compiles while the router is
+  // still in Verilator (one process), so a first use costs about the CPU time over two cores, not
+  // the router's build plus the barrier unit's.
+  rtl::set_rtl_factory_mode(rtl::RtlFactoryMode::kPlan);
   const RunReport rep = run(req);
   rtl::set_rtl_factory_mode(rtl::RtlFactoryMode::kSimulate);
   (void)rep;
-  return loaded_text(0);
+  return ensure_all(rtl::rtl_planned_models());
 }
 
 std::string rtl_params_run(RunRequest req) {

@@ -189,6 +189,24 @@ TEST(OnDemandCache, TwoFirstUsesBuildOnceAndATruncatedEntryIsRebuilt) {
   EXPECT_NE(clean.out.find("removed 2 entries"), std::string::npos) << clean.out;
 }
 
+// `torx rtl build` builds a run's models at the same time (the barrier unit while the router is in
+// Verilator): both are started before either is built, and a second build finds both cached.
+TEST(OnDemandCache, RtlBuildBuildsTheRunsModelsAtOnce) {
+  const std::string dir = fresh_cache("build_at_once");
+  const Cli r = torx("--rtl-cache " + dir + " rtl build direct --topo 3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const size_t built = r.err.find("[torx rtl] built ");
+  ASSERT_NE(built, std::string::npos) << r.err;
+  EXPECT_LT(r.err.find("[torx rtl] Verilating r1d"), built) << r.err;
+  EXPECT_LT(r.err.find("[torx rtl] Verilating b1"), built) << r.err;
+  EXPECT_EQ(count(r.err, "[torx rtl] built "), 2) << r.err;
+  EXPECT_NE(r.out.find("built r1d"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("built b1"), std::string::npos) << r.out;
+  const Cli again = torx("--rtl-cache " + dir + " rtl build direct --topo 3");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.err.find("Verilating"), std::string::npos) << again.err;
+}
+
 // A cache directory that cannot be written: named explicitly, exit 2 with its path; the default one
 // (from XDG_CACHE_HOME), a fallback under the temporary directory, said on stderr.
 TEST(OnDemandCache, UnwritableCacheDirIsExitTwoOrFallsBack) {
