@@ -90,9 +90,11 @@
     props_top = '0;
     if (Levels > 1) begin
       for (int unsigned i = 0; i < TotalLanes; i++) begin
+        /* verilator lint_off UNSIGNED */   // constant with one level (the branch is dead then)
         if (props_req(i) && LevelW'(i % Levels) > props_top[32'(props_oc_of(i))*LevelW +: LevelW]) begin
           props_top[32'(props_oc_of(i))*LevelW +: LevelW] = LevelW'(i % Levels);
         end
+        /* verilator lint_on UNSIGNED */
       end
     end
   end
