@@ -252,38 +252,51 @@ def run_cosim(mut, a):
                 f.write("\n".join(lines))
         env = dict(os.environ, TORX_RTL_KIT=kit,
                    TORX_RTL_CACHE=a.cosim_cache or os.path.join(work, "cache"))
-        cmd = [a.torx, "cosim", *shape, "--cycles", str(a.cosim_cycles), "--seed", str(a.cosim_seed),
-               "--json", os.path.join(work, "cosim.json")]
+        seeds = [int(x) for x in str(a.cosim_seed).split(",")]
         t0 = time.monotonic()
         ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            err, _ = p.communicate(timeout=a.timeout * 10)
-            rc = p.returncode
-        except subprocess.TimeoutExpired:
-            p.kill()
-            err, _ = p.communicate()
-            rc, err = -1, err + "\ntimed out"
+        totals = {"cycles": 0, "compared": 0, "flits": 0, "preemptions": 0, "output_vcs_nested": 0}
+        for seed in seeds:   # one model (the first run builds it into the cache), the seeds in turn
+            cmd = [a.torx, "cosim", *shape, "--cycles", str(a.cosim_cycles), "--seed", str(seed),
+                   "--json", os.path.join(work, "cosim.json")]
+            if os.path.exists(cmd[-1]):
+                os.remove(cmd[-1])
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            try:
+                err, _ = p.communicate(timeout=a.timeout * 10)
+                rc = p.returncode
+            except subprocess.TimeoutExpired:
+                p.kill()
+                err, _ = p.communicate()
+                rc, err = -1, err + "\ntimed out"
+            doc = {}
+            try:
+                doc = json.load(open(cmd[-1]))
+            except (OSError, ValueError):
+                pass
+            cov = doc.get("coverage") or {}
+            for k2, v2 in (("cycles", doc.get("cycles")), ("compared", doc.get("compared")), ("flits", doc.get("flits")),
+                           ("preemptions", cov.get("preemptions")), ("output_vcs_nested", cov.get("output_vcs_nested"))):
+                totals[k2] += v2 or 0
+            verdict, reason = cosim_verdict(rc, err)
+            if verdict == "killed" and doc.get("first_mismatch"):   # the register or wire that differed
+                reason = "mismatch: " + doc["first_mismatch"].get("text", json.dumps(doc["first_mismatch"]))
+            if verdict != "survived":
+                break
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)   # the stage runs one mutant at a time
         cpu = (ru.ru_utime + ru.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
-        doc = {}
-        try:
-            doc = json.load(open(os.path.join(work, "cosim.json")))
-        except (OSError, ValueError):
-            pass
-        verdict, reason = cosim_verdict(rc, err)
-        if verdict == "killed" and doc.get("first_mismatch"):   # the register or wire that differed
-            reason = "mismatch: " + doc["first_mismatch"].get("text", json.dumps(doc["first_mismatch"]))
         res = {k: v for k, v in (mut or {"id": "unmutated", "unit": unit, "op": "-", "line": 0,
                                          "old": "-", "new": "-"}).items() if not k.startswith("_")}
-        res.update(verdict=verdict, by=[f"cosim: {reason}"] if verdict == "killed" else [],
-                   stage="cosim", reason=reason, exit=rc,
-                   budget={"shape": " ".join(shape), "cycles": a.cosim_cycles, "seed": a.cosim_seed},
-                   cycles=doc.get("cycles"), compared_router_cycles=doc.get("compared"), flits=doc.get("flits"),
-                   preemptions=doc.get("coverage", {}).get("preemptions"),
-                   output_vcs_nested=doc.get("coverage", {}).get("output_vcs_nested"),
+        res.update(verdict=verdict, by=[f"cosim: seed {seed}: {reason}"] if verdict == "killed" else [],
+                   stage="cosim", reason=reason if len(seeds) == 1 or verdict == "survived" else f"seed {seed}: {reason}",
+                   exit=rc, budget={"shape": " ".join(shape), "cycles": a.cosim_cycles,
+                                    "seed": seeds[0] if len(seeds) == 1 else ",".join(map(str, seeds))},
+                   seeds_run=seeds.index(seed) + 1, cycles=totals["cycles"], compared_router_cycles=totals["compared"],
+                   flits=totals["flits"], preemptions=totals["preemptions"],
+                   output_vcs_nested=totals["output_vcs_nested"],
                    seconds=round(time.monotonic() - t0, 1), cpu_s=round(cpu, 1),
-                   command="TORX_RTL_KIT=KIT " + " ".join([os.path.relpath(a.torx, ROOT)] + cmd[1:-2]))
+                   command="TORX_RTL_KIT=KIT " + " ".join([os.path.relpath(a.torx, ROOT)] + cmd[1:-4]) +
+                           " --seed " + ",".join(map(str, seeds)))
         return res
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -316,13 +329,25 @@ def report(results, out=sys.stdout):
               f"{100.0 * len(killed) / len(valid) if valid else 0:.1f} % |\n")
     surv = [r for r in valid if r["verdict"] == "survived"]
     if surv:
-        out.write("\nSurvivors:\n\n| mutant | operator | line | original | mutated |\n|---|---|---|---|---|\n")
+        cos = any("cosim" in r for r in surv)   # the co-simulation stage ran on a survivor: say what it saw
+        out.write("\nSurvivors:\n\n| mutant | operator | line | original | mutated |" + (" co-simulation |" if cos else "") +
+                  "\n|---|---|---|---|---|" + ("---|" if cos else "") + "\n")
         for r in surv:
             esc = lambda t: t.replace("|", "\\|")   # a table cell: || in the code
-            out.write(f"| {r['id']} | {r['op']} | {r['line']} | `{esc(r['old'])}` | `{esc(r['new'])}` |\n")
+            out.write(f"| {r['id']} | {r['op']} | {r['line']} | `{esc(r['old'])}` | `{esc(r['new'])}` |" +
+                      (f" {r.get('cosim', 'not run')} |" if cos else "") + "\n")
+    ck = [r for r in killed if r.get("stage") == "cosim"]
+    if ck:
+        out.write(f"\nKilled by the co-simulation stage ({len(ck)}):\n\n| mutant | budget | reason | CPU s |\n|---|---|---|---|\n")
+        for r in ck:
+            b = r["budget"]
+            out.write(f"| {r['id']} | `{b['shape']} --cycles {b['cycles']} --seed {b['seed']}` | {r['reason']} | {r['cpu_s']} |\n")
 
 
 def cosim_main(a, ms):
+    if not re.fullmatch(r"\d+(,\d+)*", str(a.cosim_seed)) or a.cosim_cycles < 1:
+        sys.stderr.write(f"mutate.py: --cosim-seed wants S or S1,S2,... and --cosim-cycles a positive count\n")
+        return 2
     if not os.access(a.torx, os.X_OK):
         sys.stderr.write(f"mutate.py: no torx at {a.torx} (--torx)\n")
         return 2
@@ -373,7 +398,9 @@ def main():
                     help="with --cosim: run the budget of UNIT's shape on the kit as staged (the control)")
     ap.add_argument("--torx", default=os.path.join(ROOT, "build", "bin", "torx"), help="with --cosim (build/bin/torx)")
     ap.add_argument("--cosim-cycles", type=int, default=3000, help="with --cosim: cycles of traffic (3000)")
-    ap.add_argument("--cosim-seed", type=int, default=1, help="with --cosim: the traffic's seed (1)")
+    ap.add_argument("--cosim-seed", default="1",
+                    help="with --cosim: the traffic's seed, or seeds S1,S2,... run in turn on the one model until "
+                         "one kills (1)")
     ap.add_argument("--cosim-cache", default="",
                     help="with --cosim: the RTL cache (default: one of its own per mutant, removed after)")
     ap.add_argument("-j", type=int, default=2, help="parallel mutants (2)")
