@@ -303,10 +303,11 @@ def run_cosim(mut, a):
 
 
 def merge(by_key, r):
-    """A later result of a mutant replaces an earlier one, except a co-simulation that did not kill it:
-    the mutant keeps its formal result, with the co-simulation's noted."""
+    """A later result of a mutant replaces an earlier one, except a co-simulation that did not kill it or
+    that ran on a mutant the proofs killed: the mutant keeps its formal result, with the co-simulation's
+    noted."""
     k = key(r)
-    if r.get("stage") == "cosim" and r["verdict"] != "killed" and k in by_key:
+    if r.get("stage") == "cosim" and k in by_key and (r["verdict"] != "killed" or by_key[k]["verdict"] == "killed"):
         by_key[k] = dict(by_key[k], cosim=f"{r['verdict']}: {r.get('reason', '')} ({r['budget']['shape']}, "
                                        f"{r['budget']['cycles']} cycles, seed {r['budget']['seed']})")
     else:

@@ -44,6 +44,14 @@ check("a cosim error keeps the formal result", by_key[mutate.key(formal_rec)]["v
 mutate.merge(by_key, dict(formal_rec, stage="cosim", verdict="killed", reason="mismatch", by=["cosim: mismatch"],
                           budget=budget))
 check("a cosim kill replaces the formal survivor", by_key[mutate.key(formal_rec)]["verdict"] == "killed")
+killed_rec = dict(formal_rec, verdict="killed", by=["output_unit_k2: fails"])
+by_key3 = {}
+mutate.merge(by_key3, killed_rec)
+mutate.merge(by_key3, dict(formal_rec, stage="cosim", verdict="killed", reason="mismatch", by=["cosim: mismatch"],
+                           budget=budget))
+r = by_key3[mutate.key(formal_rec)]
+check("a mutant the proofs killed keeps the proofs' kill, with the cosim noted",
+      r["by"] == ["output_unit_k2: fails"] and "stage" not in r and r["cosim"].startswith("killed"))
 by_key2 = {}
 mutate.merge(by_key2, dict(formal_rec, stage="cosim", verdict="survived", reason="no mismatch", budget=budget))
 check("a cosim record with no formal one stands", by_key2[mutate.key(formal_rec)]["verdict"] == "survived")
