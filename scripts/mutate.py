@@ -38,7 +38,7 @@
 # mismatch or a failed check) or exit 4 (an RTL property's assertion), the reason recorded;
 # survived: exit 0; invalid: the model does not build; anything else is an error. A mutant the
 # stage does not kill keeps its formal result (--report: a cosim record replaces an earlier one only
-# when it killed the mutant).
+# when it killed a mutant the proofs did not kill).
 # --cosim --unmutated runs the same budget on the kit as staged (the control: no mismatch).
 # Exit: 0 done (whatever the rate), 2 bad usage or a missing tool.
 import argparse
