@@ -27,13 +27,28 @@
 #   scripts/mutate.py --only output_unit:3,barrier:0
 #   scripts/mutate.py --report m.json r.json      the table of finished runs (a later file's result of
 #                                                 a mutant replaces an earlier one: a re-run)
+#   nice -n 5 scripts/mutate.py --cosim --only output_unit:29 --json c.json
+#                                                 the second stage: a fixed budget of `torx cosim`
+# The co-simulation stage (--cosim) reaches what the proofs' configurations do not (the output
+# unit's stack at K >= 3, the VC allocator with three VCs per class): it copies the staged RTL kit
+# (build/share/torx/rtl), writes the mutant into the copy's sv/, and runs `torx cosim` with
+# TORX_RTL_KIT at the copy (the model key covers the SV content, so the mutant builds its own
+# model, in a cache directory of its own under /tmp unless --cosim-cache) on the unit's shape
+# (COSIM_SHAPES) for --cosim-cycles cycles from --cosim-seed. Killed: exit 1 (a register or output
+# mismatch or a failed check) or exit 4 (an RTL property's assertion), the reason recorded;
+# survived: exit 0; invalid: the model does not build; anything else is an error. A mutant the
+# stage does not kill keeps its formal result (--report: a cosim record replaces an earlier one only
+# when it killed a mutant the proofs did not kill).
+# --cosim --unmutated runs the same budget on the kit as staged (the control: no mismatch).
 # Exit: 0 done (whatever the rate), 2 bad usage or a missing tool.
 import argparse
 import concurrent.futures
 import json
 import os
 import re
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -186,6 +201,119 @@ def run_one(mut, timeout, only_proofs=None):
         shutil.rmtree(work, ignore_errors=True)
 
 
+# The co-simulation stage's shape per unit: `torx cosim` options that elaborate the mutated logic (the
+# output unit's preemption stack needs K >= 3 levels; the VC allocator's owner-level search needs K not
+# a power of two, with more than one class and VC, and its VC pointer V >= 3). Random traffic without
+# barrier episodes, so every cycle carries worms.
+COSIM_SHAPES = {
+    "output_unit": ["--topo", "4x4", "--param", "priority_levels=4", "--load", "0.6", "--barrier-every", "0"],
+    "vc_alloc": ["--topo", "4x4", "--param", "vcs_per_class=3", "--param", "priority_levels=3",
+                 "--load", "0.6", "--barrier-every", "0"],
+}
+
+
+def kit_dir(torx):
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(torx)), "..", "share", "torx", "rtl"))
+
+
+def cosim_verdict(rc, err):
+    """The stage's verdict from torx cosim's exit code and output (stdout and stderr): (verdict, reason). A model that
+    does not build (Verilator or the compiler refuses the mutant) is invalid, whatever the exit code."""
+    lines = [l for l in err.splitlines() if l.strip() and not l.startswith("[torx rtl]")]
+    reason = lines[-1].strip() if lines else f"exit {rc}"
+    if re.search(r"building the RTL model \S+ failed", err):
+        return "invalid", reason
+    if rc == 0:
+        return "survived", "no mismatch"
+    if rc == 1:   # a register or output mismatch, or a failed delivery check
+        return "killed", reason
+    if rc == 4:   # an RTL property's assertion (docs/verification.md, "Properties")
+        fired = [l.strip() for l in lines if re.search(r"[Aa]ssert|property", l)]
+        return "killed", "property: " + (fired[0] if fired else reason)
+    return "error", f"exit {rc}: {reason}"
+
+
+def run_cosim(mut, a):
+    """One mutant (or the unmutated kit when mut is None) through a fixed budget of `torx cosim`."""
+    unit = mut["unit"] if mut else a.unmutated
+    shape = COSIM_SHAPES[unit]
+    work = tempfile.mkdtemp(prefix="torx-cosim-mutant-")
+    try:
+        kit = os.path.join(work, "kit")
+        shutil.copytree(kit_dir(a.torx), kit, symlinks=True)
+        if mut:
+            path = UNITS[unit][0]
+            src = os.path.join(kit, "sv", os.path.basename(path))
+            lines = open(src).read().split("\n")
+            if lines != open(os.path.join(ROOT, path)).read().split("\n"):
+                raise RuntimeError(f"the kit's {os.path.basename(path)} is not {path}: rebuild torx_rtl_kit")
+            lines[mut["line"] - 1] = mut["_new_line"]
+            with open(src, "w") as f:
+                f.write("\n".join(lines))
+        env = dict(os.environ, TORX_RTL_KIT=kit,
+                   TORX_RTL_CACHE=a.cosim_cache or os.path.join(work, "cache"))
+        seeds = [int(x) for x in str(a.cosim_seed).split(",")]
+        t0 = time.monotonic()
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        totals = {"cycles": 0, "compared": 0, "flits": 0, "preemptions": 0, "output_vcs_nested": 0}
+        for seed in seeds:   # one model (the first run builds it into the cache), the seeds in turn
+            cmd = [a.torx, "cosim", *shape, "--cycles", str(a.cosim_cycles), "--seed", str(seed),
+                   "--json", os.path.join(work, "cosim.json")]
+            if os.path.exists(cmd[-1]):
+                os.remove(cmd[-1])
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            try:
+                err, _ = p.communicate(timeout=a.timeout * 10)
+                rc = p.returncode
+            except subprocess.TimeoutExpired:
+                p.kill()
+                err, _ = p.communicate()
+                rc, err = -1, err + "\ntimed out"
+            doc = {}
+            try:
+                doc = json.load(open(cmd[-1]))
+            except (OSError, ValueError):
+                pass
+            cov = doc.get("coverage") or {}
+            for k2, v2 in (("cycles", doc.get("cycles")), ("compared", doc.get("compared")), ("flits", doc.get("flits")),
+                           ("preemptions", cov.get("preemptions")), ("output_vcs_nested", cov.get("output_vcs_nested"))):
+                totals[k2] += v2 or 0
+            verdict, reason = cosim_verdict(rc, err)
+            if verdict == "killed" and doc.get("first_mismatch"):   # the register or wire that differed
+                reason = "mismatch: " + doc["first_mismatch"].get("text", json.dumps(doc["first_mismatch"]))
+            if verdict != "survived":
+                break
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)   # the stage runs one mutant at a time
+        cpu = (ru.ru_utime + ru.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
+        res = {k: v for k, v in (mut or {"id": "unmutated", "unit": unit, "op": "-", "line": 0,
+                                         "old": "-", "new": "-"}).items() if not k.startswith("_")}
+        res.update(verdict=verdict, by=[f"cosim: seed {seed}: {reason}"] if verdict == "killed" else [],
+                   stage="cosim", reason=reason if len(seeds) == 1 or verdict == "survived" else f"seed {seed}: {reason}",
+                   exit=rc, budget={"shape": " ".join(shape), "cycles": a.cosim_cycles,
+                                    "seed": seeds[0] if len(seeds) == 1 else ",".join(map(str, seeds))},
+                   seeds_run=seeds.index(seed) + 1, cycles=totals["cycles"], compared_router_cycles=totals["compared"],
+                   flits=totals["flits"], preemptions=totals["preemptions"],
+                   output_vcs_nested=totals["output_vcs_nested"],
+                   seconds=round(time.monotonic() - t0, 1), cpu_s=round(cpu, 1),
+                   command="TORX_RTL_KIT=KIT " + " ".join([os.path.relpath(a.torx, ROOT)] + cmd[1:-4]) +
+                           " --seed " + ",".join(map(str, seeds)))
+        return res
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def merge(by_key, r):
+    """A later result of a mutant replaces an earlier one, except a co-simulation that did not kill it or
+    that ran on a mutant the proofs killed: the mutant keeps its formal result, with the co-simulation's
+    noted."""
+    k = key(r)
+    if r.get("stage") == "cosim" and k in by_key and (r["verdict"] != "killed" or by_key[k]["verdict"] == "killed"):
+        by_key[k] = dict(by_key[k], cosim=f"{r['verdict']}: {r.get('reason', '')} ({r['budget']['shape']}, "
+                                       f"{r['budget']['cycles']} cycles, seed {r['budget']['seed']})")
+    else:
+        by_key[k] = r
+
+
 def report(results, out=sys.stdout):
     valid = [r for r in results if r["verdict"] != "invalid"]
     killed = [r for r in valid if r["verdict"] == "killed"]
@@ -202,10 +330,54 @@ def report(results, out=sys.stdout):
               f"{100.0 * len(killed) / len(valid) if valid else 0:.1f} % |\n")
     surv = [r for r in valid if r["verdict"] == "survived"]
     if surv:
-        out.write("\nSurvivors:\n\n| mutant | operator | line | original | mutated |\n|---|---|---|---|---|\n")
+        cos = any("cosim" in r for r in surv)   # the co-simulation stage ran on a survivor: say what it saw
+        out.write("\nSurvivors:\n\n| mutant | operator | line | original | mutated |" + (" co-simulation |" if cos else "") +
+                  "\n|---|---|---|---|---|" + ("---|" if cos else "") + "\n")
         for r in surv:
             esc = lambda t: t.replace("|", "\\|")   # a table cell: || in the code
-            out.write(f"| {r['id']} | {r['op']} | {r['line']} | `{esc(r['old'])}` | `{esc(r['new'])}` |\n")
+            out.write(f"| {r['id']} | {r['op']} | {r['line']} | `{esc(r['old'])}` | `{esc(r['new'])}` |" +
+                      (f" {r.get('cosim', 'not run')} |" if cos else "") + "\n")
+    ck = [r for r in killed if r.get("stage") == "cosim"]
+    if ck:
+        out.write(f"\nKilled by the co-simulation stage ({len(ck)}):\n\n| mutant | budget | reason | CPU s |\n|---|---|---|---|\n")
+        for r in ck:
+            b = r["budget"]
+            out.write(f"| {r['id']} | `{b['shape']} --cycles {b['cycles']} --seed {b['seed']}` | {r['reason']} | {r['cpu_s']} |\n")
+
+
+def cosim_main(a, ms):
+    if not re.fullmatch(r"\d+(,\d+)*", str(a.cosim_seed)) or a.cosim_cycles < 1:
+        sys.stderr.write(f"mutate.py: --cosim-seed wants S or S1,S2,... and --cosim-cycles a positive count\n")
+        return 2
+    if not os.access(a.torx, os.X_OK):
+        sys.stderr.write(f"mutate.py: no torx at {a.torx} (--torx)\n")
+        return 2
+    if not os.path.isdir(os.path.join(kit_dir(a.torx), "sv")):
+        sys.stderr.write(f"mutate.py: no RTL kit at {kit_dir(a.torx)} (build the target torx_rtl_kit)\n")
+        return 2
+    if a.unmutated:
+        if a.unmutated not in COSIM_SHAPES:
+            sys.stderr.write(f"mutate.py: no co-simulation shape for {a.unmutated!r} ({', '.join(COSIM_SHAPES)})\n")
+            return 2
+        todo = [None]
+    else:
+        if ms is None:
+            sys.stderr.write("mutate.py: --cosim needs --only or --rerun-survivors (a Verilated build per mutant)\n")
+            return 2
+        todo = [m for m in ms if m["unit"] in COSIM_SHAPES]
+        if len(todo) != len(ms):
+            sys.stderr.write(f"mutate.py: no co-simulation shape for {sorted({m['unit'] for m in ms} - set(COSIM_SHAPES))}\n")
+            return 2
+    results = []
+    for m in todo:   # one at a time: each runs a Verilated build of its own with two compiler jobs
+        r = run_cosim(m, a)
+        results.append(r)
+        print(f"{r['id']:16} {r['verdict']:8} {r['seconds']:6.1f} s {r['cpu_s']:6.1f} s CPU  {r['old']}  ->  {r['new']}  "
+              f"{r['reason']}", flush=True)
+        if a.json:
+            with open(a.json, "w") as out:
+                json.dump(results, out, indent=1)
+    return 0
 
 
 def main():
@@ -221,6 +393,17 @@ def main():
                     help="comma-separated proofs to run instead of the unit's (e.g. vc_alloc_k3_m for the "
                          "VC allocator's owner-level search, elaborated only with a level count that is not "
                          "a power of two)")
+    ap.add_argument("--cosim", action="store_true",
+                    help="the co-simulation stage: a fixed budget of torx cosim on each mutant (-j 1)")
+    ap.add_argument("--unmutated", default="", metavar="UNIT",
+                    help="with --cosim: run the budget of UNIT's shape on the kit as staged (the control)")
+    ap.add_argument("--torx", default=os.path.join(ROOT, "build", "bin", "torx"), help="with --cosim (build/bin/torx)")
+    ap.add_argument("--cosim-cycles", type=int, default=3000, help="with --cosim: cycles of traffic (3000)")
+    ap.add_argument("--cosim-seed", default="1",
+                    help="with --cosim: the traffic's seed, or seeds S1,S2,... run in turn on the one model until "
+                         "one kills (1)")
+    ap.add_argument("--cosim-cache", default="",
+                    help="with --cosim: the RTL cache (default: one of its own per mutant, removed after)")
     ap.add_argument("-j", type=int, default=2, help="parallel mutants (2)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per engine run (120)")
     a = ap.parse_args()
@@ -237,7 +420,7 @@ def main():
                     seen[key(r)[:3]] = r["nth"] + 1
                 if key(r) in current:
                     r = dict(r, id=current[key(r)]["id"], line=current[key(r)]["line"])
-                    by_key[key(r)] = r
+                    merge(by_key, r)
         results = sorted(by_key.values(), key=lambda x: (list(UNITS).index(x["unit"]), int(x["id"].split(":")[1])))
         report(results)
         if a.pending:
@@ -265,6 +448,8 @@ def main():
             print(f"{m['id']:16} {m['op']:6} {UNITS[m['unit']][0]}:{m['line']}: {m['old']}  ->  {m['new']}")
         print(f"{len(ms)} mutants")
         return 0
+    if a.cosim:
+        return cosim_main(a, ms if (a.only or a.rerun_survivors is not None) else None)
     formal.need("yosys")
     formal.need("yosys-abc")
     results = []
