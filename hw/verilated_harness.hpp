@@ -206,7 +206,7 @@ class VerilatedHarness : public Core {
     if (tfp_) tfp_->dump(2 * now + 1);
     ++cycles_;
     if (ctx_->gotError())
-      throw std::logic_error(fmt::format("internal error: an RTL assertion of {} failed (see the message above)", who_));
+      throw std::logic_error(fmt::format("an RTL assertion of {} failed (its message is above, on standard error)", who_));
   }
 
   // A public register of the model (`scope` below the model's top, e.g. "torx_router.u_sw_alloc").

@@ -143,9 +143,11 @@ for m in "${mutants[@]+"${mutants[@]}"}"; do
   rc=$?
   set -e
   if ((rc == 4)) && grep -q "an RTL assertion" "$tmp/err"; then
-    # A property (hw/props, docs/verification.md) stopped the mutant before the outputs differed.
-    prop=$(grep -o "Assertion failed in [^:]*: [a-z_]*" "$tmp/err" | head -1 | sed 's/.*: //')
-    echo "| $m | stopped by a property | $prop | $(grep -m1 -o 'Assertion failed in .*' "$tmp/err" | cut -c1-160) |"
+    # A property (hw/props, docs/verification.md) stopped the mutant before the outputs differed; its
+    # message is on standard error. (Every grep here may find nothing: no `set -e` exit on that.)
+    prop=$(grep -o "Assertion failed in [^:]*: [a-z_]*" "$tmp/err" | head -1 | sed 's/.*: //' || true)
+    what=$(grep -m1 -o 'Assertion failed in .*' "$tmp/err" | cut -c1-160 || true)
+    echo "| $m | stopped by a property | ${prop:-(no message)} | ${what:-$(grep -m1 'RTL assertion' "$tmp/err" | cut -c1-160)} |"
     continue
   fi
   if ((rc != 1)); then
