@@ -73,13 +73,15 @@ void CycleNetwork::check_memory(sw::PortModel ports, bool systemc, uint64_t part
   MemoryEstimate e = estimate_network(topo_, opt_.params, ports, opt_.cost.flit_bytes,
                                       routing_.dateline_classes * routing_.order_classes, systemc);
   if (opt_.partition) {
-    uint64_t owned = 0;
-    for (sw::NodeId v = 0; v < topo_.nodes(); ++v) owned += opt_.partition->owns(opt_.rank, v);
-    add_node_memory_part(e, *space_, opt_.cost.block_bytes, part_slots, owned);
+    std::vector<uint8_t> owned(static_cast<size_t>(topo_.nodes()), 0);
+    uint64_t count = 0;
+    for (sw::NodeId v = 0; v < topo_.nodes(); ++v) count += owned[static_cast<size_t>(v)] = opt_.partition->owns(opt_.rank, v);
+    add_node_memory_part(e, *space_, opt_.cost.block_bytes, part_slots, count);
+    add_program(e, schedule_, *space_, opt_.sync, ports, &owned);
   } else {
     add_node_memory(e, *space_, opt_.cost.block_bytes);
+    add_program(e, schedule_, *space_, opt_.sync, ports);
   }
-  add_program(e, schedule_, *space_, opt_.sync, ports);
   const sw::MemoryLimit limit = opt_.memory_limit ? *opt_.memory_limit : sw::default_memory_limit();
   sw::require_memory(limit, e.total(), fmt::format("the cycle model of the {}", topo_.to_string()), e.parts());
 }

@@ -183,7 +183,7 @@ void add_node_memory_part(MemoryEstimate& e, const sw::BlockSpace& space, uint32
 }
 
 void add_program(MemoryEstimate& e, const sw::Schedule& schedule, const sw::BlockSpace& space, sw::SyncMode sync,
-                 sw::PortModel ports) {
+                 sw::PortModel ports, const std::vector<uint8_t>* owned) {
   // program.cpp: a record, a send entry, a receive entry and its step, and a gate row per message
   // (while it is built, an empty gate list per message too); row starts per node; the interfaces'
   // done flag per receive. Local synchronization adds a wait per message and its signals; software
@@ -208,7 +208,8 @@ void add_program(MemoryEstimate& e, const sw::Schedule& schedule, const sw::Bloc
   const uint64_t channels = ports == sw::PortModel::kAll ? static_cast<uint64_t>(topo.ports()) : 1;
   uint64_t lists = 0;
   for (uint64_t v = 0; v < n; ++v)
-    lists = add(lists, add(mul(2, vec(send_max[v], sizeof(sw::BlockId))), mul(channels, vec(recv_max[v], sizeof(sw::BlockId)))));
+    if (!owned || (*owned)[static_cast<size_t>(v)])
+      lists = add(lists, add(mul(2, vec(send_max[v], sizeof(sw::BlockId))), mul(channels, vec(recv_max[v], sizeof(sw::BlockId)))));
   uint64_t p = mul(msgs, sizeof(MessageRecord) + 4 * sizeof(uint32_t) + 1 + 3 * sizeof(void*));
   p = add(p, mul(n + 1, 6 * sizeof(uint32_t)));
   if (sync == sw::SyncMode::kLocal) p = add(p, mul(msgs, sizeof(uint32_t) + 2 * (sizeof(SignalRecord) + 8)));

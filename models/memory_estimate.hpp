@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 #include <string>
 
 #include "core/blocks.hpp"
@@ -60,8 +61,10 @@ void add_node_memory_part(MemoryEstimate& e, const sw::BlockSpace& space, uint32
                           uint64_t owned_nodes);
 // Adds the program of `schedule` (messages, node programs, the signals `sync` adds) and what the
 // interfaces hold while they run it: a done flag per receive and the block lists of the messages
-// they are sending and receiving (`ports`: the interfaces' channels).
+// they are sending and receiving (`ports`: the interfaces' channels). A rank's part (`owned`, a flag
+// per node; null: every node): the whole program, but the block lists of its own nodes' interfaces
+// only (the others are never stepped there).
 void add_program(MemoryEstimate& e, const sw::Schedule& schedule, const sw::BlockSpace& space, sw::SyncMode sync,
-                 sw::PortModel ports);
+                 sw::PortModel ports, const std::vector<uint8_t>* owned = nullptr);
 
 }  // namespace torx::model
