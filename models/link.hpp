@@ -140,6 +140,18 @@ class Link {
     }
     return c;
   }
+  // Takes every credit visible in cycle `now`, calling take(credit) for each, and clears the sender's
+  // credit bit when the line is empty (with two lanes: clear, then look again, as take_credit does).
+  template <class Take>
+  void take_credits(uint64_t now, Take&& take) {
+    if (!credits_.drain(now, take)) return;
+    if (!shared_) {
+      *tx_.mask &= ~tx_.bit;
+    } else {
+      __atomic_fetch_and(tx_.mask, ~tx_.bit, __ATOMIC_SEQ_CST);
+      if (!credits_.empty()) __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_RELAXED);
+    }
+  }
   // Whether the two ends may be evaluated by different threads (set for every link when a network
   // runs on two lanes): only then do the credit bits need atomic read-modify-writes.
   void set_shared(bool shared) { shared_ = shared; }

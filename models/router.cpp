@@ -27,8 +27,7 @@ struct Router::LinkIo {
   void credits(Add&& add) {
     for (uint64_t m = Link::credit_bits(r.credit_mask_); m; m &= m - 1) {
       const int o = __builtin_ctzll(m);
-      Link* l = r.port_[o].out_link;
-      while (l->credit_ready(now)) add(o, l->take_credit().vc);
+      r.port_[o].out_link->take_credits(now, [&](const Credit& c) { add(o, c.vc); });
     }
   }
   void send_flit(int o, const Flit& f, int ov) {
