@@ -81,6 +81,17 @@ class LatencyLine {
   const T& front() const { return values_[head_ & mask_]; }
   uint64_t front_due() const { return due_[head_ & mask_]; }
   void pop() { __atomic_store_n(&head_, head_ + 1, __ATOMIC_RELEASE); }
+  // Reader side: pops every value visible in cycle `now`, oldest first, calling take(value) for each
+  // (ready/front/pop in one pass, the writer's counter read once). Returns whether the line is empty
+  // afterwards (as far as that read of the writer's counter goes).
+  template <class Take>
+  bool drain(uint64_t now, Take&& take) {
+    size_t h = head_;
+    const size_t t = tail();
+    while (h != t && due_[h & mask_] <= now) take(values_[h++ & mask_]);
+    __atomic_store_n(&head_, h, __ATOMIC_RELEASE);
+    return h == t;
+  }
 
   // The value pushed in cycle `now`, if any (what the wire carries in that cycle: VCD traces).
   const T* pushed_in(uint64_t now) const {

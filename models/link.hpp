@@ -80,6 +80,25 @@ class Link {
     copy_flit(g, f, payload_words_);
     finish(now, lane, g, vc, li);
   }
+  // A router forwarding a flit it takes out of one of its own input buffers (Router::traverse): the
+  // write send_flit makes, but the network's buffer count is left alone when the receiver is a
+  // router too (the flit leaves one counted buffer and enters another in the same evaluation, on the
+  // same lane, so the count and its per-cycle sum are those of a decrement and an increment). `slot`
+  // is the sender's mirror of the receiving lane's write pointer; it moves to the next slot. Returns
+  // whether the receiving buffer is counted (if not, the sender takes the flit off the count).
+  bool forward_flit(uint64_t now, int lane, const Flit& f, uint8_t vc, uint16_t& slot) {
+    const uint32_t li = lane_of(vc, f.priority);
+    Flit& g = slot_ref(li, slot);
+    copy_flit(g, f, payload_words_);
+    g.vc = vc;
+    g.due = now + due_offset_;
+    const uint16_t next = next_slot(slot);
+    slot = next;
+    InputVc& r = sink_.regs[li];
+    r.tail_slot = next;
+    publish(now, lane, g, r);
+    return sink_.counters != nullptr;
+  }
   // Builds the flit in place in the receiver's buffer: fill(Flit&) writes sideband and payload (its
   // priority must be `priority`).
   template <class Fill>
@@ -120,6 +139,18 @@ class Link {
       }
     }
     return c;
+  }
+  // Takes every credit visible in cycle `now`, calling take(credit) for each, and clears the sender's
+  // credit bit when the line is empty (with two lanes: clear, then look again, as take_credit does).
+  template <class Take>
+  void take_credits(uint64_t now, Take&& take) {
+    if (!credits_.drain(now, take)) return;
+    if (!shared_) {
+      *tx_.mask &= ~tx_.bit;
+    } else {
+      __atomic_fetch_and(tx_.mask, ~tx_.bit, __ATOMIC_SEQ_CST);
+      if (!credits_.empty()) __atomic_fetch_or(tx_.mask, tx_.bit, __ATOMIC_RELAXED);
+    }
   }
   // Whether the two ends may be evaluated by different threads (set for every link when a network
   // runs on two lanes): only then do the credit bits need atomic read-modify-writes.
@@ -192,6 +223,11 @@ class Link {
     g.due = now + due_offset_;
     InputVc& r = sink_.regs[li];
     r.tail_slot = static_cast<uint16_t>(r.tail_slot + 1u == sink_.depth ? 0 : r.tail_slot + 1);
+    if (sink_.counters) ++sink_.counters[lane].flits_in_buffers;
+    publish(now, lane, g, r);
+  }
+  // The written slot becomes visible: the write pointer, the receiver's port bit, its wake-up.
+  void publish(uint64_t now, int lane, Flit& g, InputVc& r) {
     r.publish_tail();  // after the slot is written (release: a reader that sees the count sees the flit)
     if (sink_.occupied) {
       // After the tail is published: a receiver that clears the bit and then finds the VC empty has
@@ -199,7 +235,6 @@ class Link {
       if (!shared_) *sink_.occupied |= sink_.occupied_bit;
       else __atomic_fetch_or(sink_.occupied, sink_.occupied_bit, __ATOMIC_SEQ_CST);
     }
-    if (sink_.counters) ++sink_.counters[lane].flits_in_buffers;
     sched_->wake_at(lane, sink_.block, g.due);
     ++flit_count_;
     last_ = &g;

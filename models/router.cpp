@@ -27,8 +27,7 @@ struct Router::LinkIo {
   void credits(Add&& add) {
     for (uint64_t m = Link::credit_bits(r.credit_mask_); m; m &= m - 1) {
       const int o = __builtin_ctzll(m);
-      Link* l = r.port_[o].out_link;
-      while (l->credit_ready(now)) add(o, l->take_credit().vc);
+      r.port_[o].out_link->take_credits(now, [&](const Credit& c) { add(o, c.vc); });
     }
   }
   void send_flit(int o, const Flit& f, int ov) {
@@ -36,6 +35,15 @@ struct Router::LinkIo {
     uint16_t& tail = r.out_tail_[Multi ? (op.first_vc + ov) * r.levels_ + f.priority : op.first_vc + ov];
     op.out_link->send_flit(now + St, lane, f, static_cast<uint8_t>(ov), tail);
     tail = op.out_link->next_slot(tail);
+  }
+  // A flit out of an input buffer of this router onto output o (the traversal): one move; the
+  // buffer count drops only if the receiver's buffer is not counted (Link::forward_flit).
+  void forward(int o, const Flit& f, int ov) {
+    RouterPort& op = r.port_[o];
+    uint16_t& tail = r.out_tail_[Multi ? (op.first_vc + ov) * r.levels_ + f.priority : op.first_vc + ov];
+    NetworkCounters& c = r.counters_[lane];
+    if (!op.out_link->forward_flit(now + St, lane, f, static_cast<uint8_t>(ov), tail)) --c.flits_in_buffers;
+    ++c.flit_moves;
   }
   void send_credit(int p, int v) { r.port_[p].in_link->send_credit(now, lane, Credit{static_cast<uint8_t>(v)}); }
   void left_buffer() {
@@ -70,6 +78,7 @@ struct Router::PortIo {
     d->vc = static_cast<uint8_t>(ov);
     d->due = 0;
   }
+  void forward(int o, const Flit& f, int ov) { send_flit(o, f, ov); }
   void send_credit(int p, int v) {
     out[p].credit_valid = true;
     out[p].credit_vc = static_cast<uint8_t>(v);
@@ -437,7 +446,7 @@ template <class Io>
   return p;
 }
 
-template <class Io>
+template <class Io, bool Count>
 [[gnu::always_inline]] inline void Router::pop(Io& io, int p, InputVc& r) {
   r.head_slot = static_cast<uint16_t>(r.head_slot + 1 == depth_ ? 0 : r.head_slot + 1);
   r.advance_head();
@@ -451,7 +460,7 @@ template <class Io>
       occupied_ &= ~bit(p);
     }
   }
-  io.left_buffer();
+  if constexpr (Count) io.left_buffer();
 }
 
 // The flit leaves on its output VC and its slot's credit goes upstream, both in this cycle.
@@ -470,12 +479,12 @@ template <class Io, Pipeline Org, bool Multi>
       Flit h;
       copy_flit(h, f, shape_.payload_words);
       la_write(h, o);
-      io.send_flit(o, h, ov);
+      io.forward(o, h, ov);
     } else {
-      io.send_flit(o, f, ov);
+      io.forward(o, f, ov);
     }
   } else {
-    io.send_flit(o, f, ov);
+    io.forward(o, f, ov);
   }
   if constexpr (Io::kPortMode && Org != Pipeline::kSingle) st_lane_[o] = static_cast<uint16_t>(li);
   if (out_[o].send(ov, f.tail(), static_cast<uint16_t>(li))) --preempted_now_;  // a worm left a stack
@@ -497,7 +506,7 @@ template <class Io, Pipeline Org, bool Multi>
       if (before > max_occupancy_) max_occupancy_ = before;
     }
   }
-  pop(io, p, r);  // after the last read of f (its slot may be rewritten from now on)
+  pop<Io, false>(io, p, r);  // after the last read of f (its slot may be rewritten from now on)
   if (o < np) ++stats_.flit_hops;
   else ++stats_.flits_ejected;
 }

@@ -193,8 +193,9 @@ class Router final : public RouterBlock {
   template <class Io>
   uint32_t gossip_stream(uint64_t now, Io& io);
   // The front flit of input lane `r` (of port p) leaves its buffer; the port stops being visited
-  // when it empties.
-  template <class Io>
+  // when it empties. Count: the I/O counts the move here (gossip copies); the traversal's
+  // Io::forward counts it itself.
+  template <class Io, bool Count = true>
   void pop(Io& io, int p, InputVc& r);
   // The cycle's end: `blocked` due fronts did not leave.
   void end_cycle(uint32_t blocked);

@@ -144,10 +144,9 @@ class Scheduler {
   // The block is evaluated in cycle `at` (at the earliest in the next cycle not yet stepped). `lane`:
   // the caller's lane.
   void wake_at(int lane, uint32_t id, uint64_t at) {
-    const uint64_t first = cycle_ + stepping_;
-    if (at < first) at = first;
+    if (at < first_) at = first_;
     Lane& l = lanes_[lane];
-    if (at - cycle_ >= kWheel) return push_timer(l, at, id);
+    if (at >= horizon_) return push_timer(l, at, id);
     uint64_t& w = l.wheel[(at & (kWheel - 1)) * words_ + (id >> 6)];
     const uint64_t b = uint64_t{1} << (id & 63);
     if (w & b) return;
@@ -155,7 +154,7 @@ class Scheduler {
     ++l.pending;
   }
   // The block is evaluated in the next cycle.
-  void wake(int lane, uint32_t id) { wake_at(lane, id, cycle_ + stepping_); }
+  void wake(int lane, uint32_t id) { wake_at(lane, id, first_); }
 
   // Runs cycle `cycle()`: every due block is evaluated, then every due block is updated.
   // Returns the number of blocks evaluated.
@@ -188,6 +187,7 @@ class Scheduler {
       }
     }
     stepping_ = true;
+    first_ = cycle_ + 1;
     std::vector<uint32_t>& cur = l0.current;
     cur.clear();
     if (nlanes_ > 1) lanes_[1].current.clear();
@@ -225,6 +225,7 @@ class Scheduler {
     }
     stepping_ = false;
     ++cycle_;
+    set_cycle_bounds();
     return n;
   }
 
@@ -249,7 +250,10 @@ class Scheduler {
     return far;
   }
   // Skips `n` cycles in which nothing is due (the caller checked cycles_until_due()).
-  void skip(uint64_t n) { cycle_ += n; }
+  void skip(uint64_t n) {
+    cycle_ += n;
+    set_cycle_bounds();
+  }
   size_t blocks() const { return blocks_.size(); }
 
  private:
@@ -372,6 +376,14 @@ class Scheduler {
   bool prefetch_ = true;
   uint64_t cycle_ = 0;
   bool stepping_ = false;
+  // What wake_at compares with, kept beside cycle_: the first cycle a wake-up may name (cycle_ +
+  // stepping_) and the first one that goes into the timer heap (cycle_ + kWheel).
+  uint64_t first_ = 0;
+  uint64_t horizon_ = kWheel;
+  void set_cycle_bounds() {
+    first_ = cycle_ + stepping_;
+    horizon_ = cycle_ + kWheel;
+  }
   EvalOrder order_ = EvalOrder::kAsWoken;
   std::mt19937_64 rng_{1};
   // Lane 1's thread: the caller publishes a cycle in epoch_, the worker answers in done_.
