@@ -15,6 +15,7 @@
 //                refused with the first reason (length, magic, mask, port) otherwise.
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
+/* verilator tracing_off */  // the properties' own signals stay out of waveforms (torx_props_defs.svh)
 `ifdef FORMAL
   initial assume (!rst_ni);   // a proof starts in reset
 `endif
@@ -114,4 +115,5 @@
                                              release_o, release_p_q))
     end
   end
+/* verilator tracing_on */
 `endif  // TORX_PROPS

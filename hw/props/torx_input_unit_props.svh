@@ -13,6 +13,7 @@
 //   iu_credit       one credit per flit that left, from the end of its cycle, for the VC it left.
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
+/* verilator tracing_off */  // the properties' own signals stay out of waveforms (torx_props_defs.svh)
 `ifdef FORMAL
   initial assume (!rst_ni);   // a proof starts in reset
 `endif
@@ -118,4 +119,5 @@
       end
     end
   end
+/* verilator tracing_on */
 `endif  // TORX_PROPS

@@ -27,6 +27,7 @@
 // needs the downstream buffer: hw/formal/torx_output_unit_fv.sv proves it with a modelled one.
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
+/* verilator tracing_off */  // the properties' own signals stay out of waveforms (torx_props_defs.svh)
 `ifdef FORMAL
   initial assume (!rst_ni);   // a proof starts in reset
 `endif
@@ -258,4 +259,5 @@
   end
 
   `include "props/torx_output_unit_st_props.svh"
+/* verilator tracing_on */
 `endif  // TORX_PROPS

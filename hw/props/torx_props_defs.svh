@@ -11,6 +11,11 @@
 //   synthesis (yosys without -formal defines SYNTHESIS; scripts/synth.py): off, no logic added.
 //   TORX_PROPS_OFF (a Verilated model built without them: TORX_RTL_PROPS_PORTS, docs/rtl.md "Build
 //     time"): off, as in synthesis.
+// Waveforms: each property file turns Verilator's tracing off for its own signals (the previous
+// cycle's copies, counters, per-lane wires), `/* verilator tracing_off */` after its `ifdef TORX_PROPS
+// and on again at its end: they doubled the trace code of a large router (the all-port 3D router with
+// K = 4: 7.1 MB of the generated C++ with them, 3.7 MB without; docs/rtl.md, "Build time"), and a
+// failed property names its values in its message. The units' own signals are traced as before.
 // Every property is an immediate assertion in a clocked block, checked only when the unit was out of
 // reset in the previous cycle as well (props_up_q), so the previous cycle's values are defined; the
 // reset-state properties are checked in the first cycle after reset.

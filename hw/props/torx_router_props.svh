@@ -12,6 +12,7 @@
 //                 with the C++ model's every cycle).
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
+/* verilator tracing_off */  // the properties' own signals stay out of waveforms (torx_props_defs.svh)
 `ifndef FORMAL
   logic props_up_q = 1'b0;   // the router was out of reset at the previous clock edge
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -52,37 +53,75 @@
     end
   end
 
-  for (genvar l = 0; l < TotalLanes; l++) begin : gen_props_lane
-    logic [31:0] j;          // the output VC the lane holds (router-wide)
-    logic owner, stacked;
-    assign j = first_vc(32'(props_port[l*PortW +: PortW])) + 32'(props_vc[l*VcIdxW +: VcIdxW]);
-    always_comb begin
-      owner = j < TotalVcs && ovc_owner[j*IvcW +: IvcW] == IvcW'(l);
-      stacked = 1'b0;
+  // The lanes' and output VCs' registers as unpacked arrays (static slices of the packed vectors), and
+  // the two checks as loops over them: a lane's output VC and a VC's owner are indices computed each
+  // cycle, and a dynamic part-select of a packed vector of TotalVcs x IvcW bits is word-shift code in
+  // the generated C++ per lane and per use (with 168 lanes on the all-port 3D router with K = 4, this
+  // file was a third of the properties' generated C++; docs/rtl.md, "Build time"). Loops longer than
+  // the unroll limit (64) stay loops in the C++.
+  localparam int unsigned PropsStackN = Levels > 1 ? Levels - 1 : 1;
+  logic [IvcW-1:0] props_owner_a [TotalVcs];
+  logic [PropsDepthW-1:0] props_depth_a [TotalVcs];
+  logic [IvcW-1:0] props_stack_a [TotalVcs*PropsStackN];
+  logic [torx_pkg::IvcStateW-1:0] props_state_a [TotalLanes];
+  logic [PortW-1:0] props_port_a [TotalLanes];
+  logic [VcIdxW-1:0] props_vc_a [TotalLanes];
+  for (genvar j = 0; j < TotalVcs; j++) begin : gen_props_ovc_a
+    assign props_owner_a[j] = ovc_owner[j*IvcW +: IvcW];
+    assign props_depth_a[j] = props_depth[j*PropsDepthW +: PropsDepthW];
+    for (genvar k = 0; k < PropsStackN; k++) begin : gen_props_stack_a
+      assign props_stack_a[j*PropsStackN + k] = props_stack[(j*PropsStackN + k)*IvcW +: IvcW];
+    end
+  end
+  for (genvar l = 0; l < TotalLanes; l++) begin : gen_props_lane_a
+    assign props_state_a[l] = props_state[l*torx_pkg::IvcStateW +: torx_pkg::IvcStateW];
+    assign props_port_a[l] = props_port[l*PortW +: PortW];
+    assign props_vc_a[l] = props_vc[l*VcIdxW +: VcIdxW];
+  end
+
+  // The output VC lane l holds (router-wide), from its output port and VC.
+  function automatic logic [31:0] props_held(logic [IvcW-1:0] l);
+    props_held = first_vc(32'(props_port_a[l])) + 32'(props_vc_a[l]);
+  endfunction
+  // Lane l owns output VC j, or waits on its stack (preempted).
+  function automatic logic props_owns(logic [IvcW-1:0] l, logic [31:0] j);
+    props_owns = 1'b0;
+    if (j < TotalVcs) begin
+      if (props_owner_a[j] == l) props_owns = 1'b1;
       for (int unsigned k = 0; k + 1 < Levels; k++) begin
-        if (j < TotalVcs && k < 32'(props_depth[j*PropsDepthW +: PropsDepthW]) &&
-            props_stack[(j*(Levels > 1 ? Levels - 1 : 1) + k)*IvcW +: IvcW] == IvcW'(l)) stacked = 1'b1;
+        if (k < 32'(props_depth_a[j]) && props_stack_a[j*PropsStackN + k] == l) props_owns = 1'b1;
       end
     end
-    always_ff @(posedge clk_i) begin
-      if (rst_ni && props_up_q && props_state[l*torx_pkg::IvcStateW +: torx_pkg::IvcStateW] == torx_pkg::IvcActive) begin
-        `TORX_ASSERT(owner || stacked, ("rt_owner: lane %0d is ACTIVE on output VC %0d, owned by lane %0d", l, j,
-                                        ovc_owner[j*IvcW +: IvcW]))
+  endfunction
+  function automatic logic [IvcW-1:0] props_owner_of(logic [31:0] j);
+    props_owner_of = j < TotalVcs ? props_owner_a[j] : '0;
+  endfunction
+
+  // rt_owner, per lane.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned l = 0; l < TotalLanes; l++) begin
+        if (props_state_a[l] == torx_pkg::IvcActive) begin
+          `TORX_ASSERT(props_owns(IvcW'(l), props_held(IvcW'(l))),
+                       ("rt_owner: lane %0d is ACTIVE on output VC %0d, owned by lane %0d", l, props_held(IvcW'(l)),
+                        props_owner_of(props_held(IvcW'(l)))))
+        end
       end
     end
   end
 
-  for (genvar j = 0; j < TotalVcs; j++) begin : gen_props_ovc
-    logic [IvcW-1:0] w;
-    logic [31:0] held;
-    assign w = ovc_owner[j*IvcW +: IvcW];
-    assign held = first_vc(32'(props_port[32'(w)*PortW +: PortW])) + 32'(props_vc[32'(w)*VcIdxW +: VcIdxW]);
-    always_ff @(posedge clk_i) begin
-      if (rst_ni && props_up_q && w != PropsFree) begin
-        `TORX_ASSERT(32'(w) < TotalLanes && props_state[32'(w)*torx_pkg::IvcStateW +: torx_pkg::IvcStateW] == torx_pkg::IvcActive &&
-                     held == j, ("rt_owned: output VC %0d is owned by lane %0d, which does not hold it", j, w))
+  // rt_owned, per output VC.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned j = 0; j < TotalVcs; j++) begin
+        if (props_owner_a[j] != PropsFree) begin
+          `TORX_ASSERT(32'(props_owner_a[j]) < TotalLanes && props_state_a[props_owner_a[j]] == torx_pkg::IvcActive &&
+                       props_held(props_owner_a[j]) == j,
+                       ("rt_owned: output VC %0d is owned by lane %0d, which does not hold it", j, props_owner_a[j]))
+        end
       end
     end
   end
 `endif  // FORMAL
+/* verilator tracing_on */
 `endif  // TORX_PROPS

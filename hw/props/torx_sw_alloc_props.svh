@@ -25,6 +25,7 @@
 //                 input ports before p's.
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
+/* verilator tracing_off */  // the properties' own signals stay out of waveforms (torx_props_defs.svh)
 `ifdef FORMAL
   initial assume (!rst_ni);   // a proof starts in reset
 `endif
@@ -185,4 +186,5 @@
   end
 
   `include "props/torx_sw_alloc_spec_props.svh"
+/* verilator tracing_on */
 `endif  // TORX_PROPS

@@ -12,6 +12,7 @@
 // and, in torx_vc_alloc_level_props.svh, va_progress, va_top_level, va_preempt, va_preempt_legal.
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
+/* verilator tracing_off */  // the properties' own signals stay out of waveforms (torx_props_defs.svh)
 `ifdef FORMAL
   initial assume (!rst_ni);   // a proof starts in reset
 `endif
@@ -129,4 +130,5 @@
   end
 
   `include "props/torx_vc_alloc_level_props.svh"
+/* verilator tracing_on */
 `endif  // TORX_PROPS

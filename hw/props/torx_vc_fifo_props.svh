@@ -10,6 +10,7 @@
 // hw/formal/torx_vc_fifo_fv.sv (sequence numbers as data).
 `include "props/torx_props_defs.svh"
 `ifdef TORX_PROPS
+/* verilator tracing_off */  // the properties' own signals stay out of waveforms (torx_props_defs.svh)
 `ifdef FORMAL
   initial assume (!rst_ni);   // a proof starts in reset
 `endif
@@ -46,4 +47,5 @@
       end
     end
   end
+/* verilator tracing_on */
 `endif  // TORX_PROPS
