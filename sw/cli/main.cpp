@@ -119,32 +119,51 @@ struct TrafficOptions {
 // Shows progress of long runs on standard error when it is a terminal, and clears it at the end.
 class TerminalProgress {
  public:
-  TerminalProgress() : tty_(isatty(STDERR_FILENO)) {}
+  // On a terminal: one line rewritten every 0.3 s. Elsewhere (a log file, mpirun's forwarding) only
+  // with TORX_PROGRESS=SECONDS: a whole line every SECONDS.
+  TerminalProgress() : tty_(isatty(STDERR_FILENO)) {
+    if (tty_) return;
+    const char* e = std::getenv("TORX_PROGRESS");
+    if (!e || !*e) return;
+    char* end = nullptr;
+    const double s = std::strtod(e, &end);
+    if (*end || !(s >= 1 && s <= 86400))
+      throw InputError(fmt::format("TORX_PROGRESS='{}': give the seconds between progress lines, 1 to 86400", e));
+    every_ = std::chrono::milliseconds(static_cast<int64_t>(s * 1000));
+    lines_ = true;
+  }
   ~TerminalProgress() {
-    if (shown_) std::fprintf(stderr, "\r%70s\r", "");
+    if (shown_ && tty_) std::fprintf(stderr, "\r%70s\r", "");
   }
   void steps(int64_t done, int64_t total) {
-    if (!due()) return;
-    if (total > 0) std::fprintf(stderr, "\r[torx] step %lld/%lld", (long long)done, (long long)total);
-    else std::fprintf(stderr, "\r[torx] step %lld", (long long)done);
+    if (!due(0)) return;
+    if (total > 0) std::fprintf(stderr, "%s[torx] step %lld/%lld%s", lead(), (long long)done, (long long)total, tail());
+    else std::fprintf(stderr, "%s[torx] step %lld%s", lead(), (long long)done, tail());
   }
   void cycles(const app::RunProgress& p) {
-    if (!due()) return;
-    std::fprintf(stderr, "\r[torx] cycle %llu: %llu of %llu messages delivered", (unsigned long long)p.cycle,
-                 (unsigned long long)p.messages_done, (unsigned long long)p.messages);
+    if (!due(1)) return;
+    std::fprintf(stderr, "%s[torx] cycle %llu: %llu of %llu messages delivered%s", lead(), (unsigned long long)p.cycle,
+                 (unsigned long long)p.messages_done, (unsigned long long)p.messages, tail());
   }
 
  private:
-  bool due() {
-    if (!tty_) return false;
+  const char* lead() const { return lines_ ? "" : "\r"; }
+  const char* tail() const { return lines_ ? "\n" : ""; }
+  // The first report of each phase (0 steps, 1 cycles) is shown at once, the others every every_.
+  bool due(int phase) {
+    if (!tty_ && !lines_) return false;
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(300)) return false;
+    if (shown_ && phase == phase_ && now - last_ < every_) return false;
     last_ = now;
+    phase_ = phase;
     shown_ = true;
     return true;
   }
   bool tty_;
+  bool lines_ = false;
   bool shown_ = false;
+  int phase_ = 0;
+  std::chrono::steady_clock::duration every_ = std::chrono::milliseconds(300);
   std::chrono::steady_clock::time_point last_{};
 };
 

@@ -448,6 +448,27 @@ TEST(CycleCli, OneThreadUnlessAsked) {
   EXPECT_NE(help.out.find("2 idle cores) [default 1; 0..2]"), std::string::npos) << help.out;
 }
 
+// Progress off a terminal (a log file, mpirun's forwarding): whole lines every TORX_PROGRESS seconds,
+// the document unchanged; a value that is not a number of seconds is exit 2 naming the variable.
+TEST(CycleCli, ProgressLinesOffATerminalOnlyWhenAsked) {
+  const Cli plain = torx("run t4 --topo 8x8 --model cycle --json -");
+  const Cli lines = testing::run_torx("run t4 --topo 8x8 --model cycle --json -", 120, "TORX_PROGRESS=1", "progress");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  ASSERT_EQ(lines.code, 0) << lines.err;
+  EXPECT_EQ(plain.err.find("[torx]"), std::string::npos) << plain.err;
+  EXPECT_EQ(lines.err.rfind("[torx] step 1/", 0), 0u) << lines.err;
+  const size_t cycle = lines.err.find("[torx] cycle ");
+  ASSERT_NE(cycle, std::string::npos) << lines.err;
+  EXPECT_NE(lines.err.find(" messages delivered\n", cycle), std::string::npos) << lines.err;
+  EXPECT_EQ(lines.err.find('\r'), std::string::npos) << lines.err;
+  EXPECT_EQ(testing::figures(json::parse(plain.out)), testing::figures(json::parse(lines.out)));
+  for (const char* bad : {"0", "abc", "5s", "1e9"}) {
+    const Cli r = testing::run_torx("run t4 --topo 8x8 --model cycle", 60, std::string("TORX_PROGRESS=") + bad, "progress_bad");
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("TORX_PROGRESS='" + std::string(bad) + "'"), std::string::npos) << r.err;
+  }
+}
+
 // Issue 17, item 8: the waveform is written beside the target and renamed over it, so only a
 // regular file (or a new name in a directory that exists) is taken: a device or a directory is
 // refused and left as it was, a missing directory is exit 2 with the operating system's reason.
