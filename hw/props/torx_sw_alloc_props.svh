@@ -37,9 +37,13 @@
 
   localparam int unsigned PropsFairW = $clog2(NumPorts + 1);
 
-  // The router-wide index of lane l of input port p (the request wires' order).
-  function automatic int unsigned props_lane_of(int unsigned p, int unsigned l);
-    props_lane_of = ((p < NumNetPorts) ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts)) * Levels + l;
+  // The lane input port p offers (router-wide, the request wires' order: port p's first lane is
+  // (p < 2N ? p * C * V : 2N * C * V + p - 2N) * K; as wide as a lane index: p's offer is checked to
+  // be one of p's lanes before it is read). (The formula is written out in each function: yosys 0.23
+  // takes a function called from a function for a constant one.)
+  function automatic logic [torx_pkg::clog2w(TotalLanes)-1:0] props_in_lane(int unsigned p);
+    props_in_lane = torx_pkg::clog2w(TotalLanes)'(((p < NumNetPorts) ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts)) * Levels +
+                                                 32'(in_lane_o[p*LaneIdxW +: LaneIdxW]));
   endfunction
 
   always_ff @(posedge clk_i) begin
@@ -58,129 +62,185 @@
     end
   end
 
-  for (genvar p = 0; p < NumPorts; p++) begin : gen_props_in
-    localparam int unsigned PLanes = ((p < NumNetPorts) ? NetVcs : 1) * Levels;
-    localparam int unsigned PFirst = ((p < NumNetPorts) ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts)) * Levels;
-    logic [torx_pkg::clog2w(TotalLanes)-1:0] lane;
-    logic [31:0] wins;
-    assign lane = torx_pkg::clog2w(TotalLanes)'(PFirst + 32'(in_lane_o[p*LaneIdxW +: LaneIdxW]));
-    always_comb begin
-      wins = '0;
-      for (int unsigned o = 0; o < NumPorts; o++) wins = wins + 32'(out_grant[o*NumPorts + p]);
-    end
-    logic any_ready;
-    logic [LevelW-1:0] top_ready;
-    always_comb begin
-      any_ready = 1'b0;
-      top_ready = '0;
-      for (int unsigned l = 0; l < PLanes; l++) begin
-        if (req_i[PFirst + l] || (Pipeline == torx_pkg::PipeLookahead && spec_i[PFirst + l])) begin
-          any_ready = 1'b1;
-          if (LevelW'(l % Levels) > top_ready) top_ready = LevelW'(l % Levels);
+  // The checks are loops, not generate blocks: per input port, per lane of the router (sa_in_fair),
+  // per (output, input) pair (sa_fair). Verilator writes a generate block's code once per copy (168
+  // lanes and 144 pairs on the all-port 3D router with K = 4) and keeps a loop of more than 64
+  // iterations a loop; yosys unrolls every loop, so a proof sees the same logic either way
+  // (docs/rtl.md, "Build time"). A lane is named by its router-wide index g (the request wires'
+  // order): its input port, its index within the port and the port's lane count come from g.
+  localparam int unsigned PropsNetLanes = NumNetPorts * NetVcs * Levels;   // the network ports' lanes
+  function automatic int unsigned props_port_of(int unsigned g);
+    props_port_of = (g < PropsNetLanes) ? g / (NetVcs * Levels) : NumNetPorts + (g - PropsNetLanes) / Levels;
+  endfunction
+  function automatic int unsigned props_idx_of(int unsigned g);
+    props_idx_of = (g < PropsNetLanes) ? g % (NetVcs * Levels) : (g - PropsNetLanes) % Levels;
+  endfunction
+  // Input port p's lane count.
+  function automatic int unsigned props_lanes(int unsigned p);
+    props_lanes = ((p < NumNetPorts) ? NetVcs : 1) * Levels;
+  endfunction
+
+  // Per input port: a lane is ready (or, with lookahead, asks speculatively), and the highest level
+  // among those lanes; the outputs it wins at (props_wins, counted over the (output, input) pairs).
+  logic [NumPorts-1:0] props_any_ready;
+  logic [NumPorts*LevelW-1:0] props_top_ready;
+  always_comb begin
+    props_any_ready = '0;
+    props_top_ready = '0;
+    for (int unsigned g = 0; g < TotalLanes; g++) begin
+      if (req_i[g] || (Pipeline == torx_pkg::PipeLookahead && spec_i[g])) begin
+        props_any_ready[props_port_of(g)] = 1'b1;
+        if (LevelW'(props_idx_of(g) % Levels) > props_top_ready[props_port_of(g)*LevelW +: LevelW]) begin
+          props_top_ready[props_port_of(g)*LevelW +: LevelW] = LevelW'(props_idx_of(g) % Levels);
         end
       end
     end
-    for (genvar l = 0; l < PLanes; l++) begin : gen_props_in_fair
-      logic competing_l;
-      logic [15:0] passed_q;   // wins of p by its other lanes while lane l is ready
-      assign competing_l = req_i[PFirst + l] && LevelW'(l % Levels) == top_ready;
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) passed_q <= '0;
-        else if (!competing_l || (in_win_o[p] && 32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) == l)) passed_q <= '0;
-        else if (in_win_o[p] && 32'(passed_q) < PLanes) passed_q <= passed_q + 16'd1;
-      end
-      always_ff @(posedge clk_i) begin
-        if (rst_ni && props_up_q) begin
-          `TORX_ASSERT(32'(passed_q) < PLanes,
-                       ("sa_in_fair: lane %0d of input port %0d waited through %0d wins of its port's other lanes", l, p,
-                        passed_q))
-        end
+  end
+
+  // sa_in_fair, per lane g of input port p: wins of p by its other lanes while g is ready at p's highest
+  // ready level.
+  logic [TotalLanes*16-1:0] props_in_passed_q, props_in_passed_d;
+  function automatic logic props_in_competing(int unsigned g);
+    props_in_competing = req_i[g] && LevelW'(props_idx_of(g) % Levels) == props_top_ready[props_port_of(g)*LevelW +: LevelW];
+  endfunction
+  always_comb begin
+    props_in_passed_d = props_in_passed_q;
+    for (int unsigned g = 0; g < TotalLanes; g++) begin
+      if (!props_in_competing(g) ||
+          (in_win_o[props_port_of(g)] && 32'(in_lane_o[props_port_of(g)*LaneIdxW +: LaneIdxW]) == props_idx_of(g))) begin
+        props_in_passed_d[g*16 +: 16] = '0;
+      end else if (in_win_o[props_port_of(g)] && 32'(props_in_passed_q[g*16 +: 16]) < props_lanes(props_port_of(g))) begin
+        props_in_passed_d[g*16 +: 16] = props_in_passed_q[g*16 +: 16] + 16'd1;
       end
     end
-    always_ff @(posedge clk_i) begin
-      if (rst_ni && props_up_q) begin
-        `TORX_ASSERT(in_valid[p] == any_ready, ("sa_offer: input port %0d offers %0d with ready lanes %0d", p,
-                                                 in_valid[p], any_ready))
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) props_in_passed_q <= '0;
+    else props_in_passed_q <= props_in_passed_d;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned g = 0; g < TotalLanes; g++) begin
+        `TORX_ASSERT(32'(props_in_passed_q[g*16 +: 16]) < props_lanes(props_port_of(g)),
+                     ("sa_in_fair: lane %0d of input port %0d waited through %0d wins of its port's other lanes",
+                      props_idx_of(g), props_port_of(g), props_in_passed_q[g*16 +: 16]))
+      end
+    end
+  end
+
+  // Per output o: an input port offers a lane for it (props_offered), a non-speculative one
+  // (props_offered_ns), and the highest level offered to it (props_top_offer); per input port, the
+  // outputs it wins at (props_wins). One loop over the (output o, input p) pairs, x = o*NumPorts + p.
+  logic [NumPorts-1:0] props_offered, props_offered_ns;
+  logic [NumPorts*LevelW-1:0] props_top_offer;
+  logic [NumPorts*PropsFairW-1:0] props_wins;
+  function automatic logic props_offers(int unsigned p, int unsigned o);   // input p offers for output o
+    props_offers = in_valid[p] && 32'(in_port[p*PortW +: PortW]) == o;
+  endfunction
+  always_comb begin
+    props_offered = '0;
+    props_offered_ns = '0;
+    props_top_offer = '0;
+    props_wins = '0;
+    for (int unsigned x = 0; x < NumPorts * NumPorts; x++) begin
+      if (props_offers(x % NumPorts, x / NumPorts)) begin
+        props_offered[x / NumPorts] = 1'b1;
+        if (!in_spec[x % NumPorts]) props_offered_ns[x / NumPorts] = 1'b1;
+        if (in_level[(x % NumPorts)*LevelW +: LevelW] > props_top_offer[(x / NumPorts)*LevelW +: LevelW]) begin
+          props_top_offer[(x / NumPorts)*LevelW +: LevelW] = in_level[(x % NumPorts)*LevelW +: LevelW];
+        end
+      end
+      props_wins[(x % NumPorts)*PropsFairW +: PropsFairW] = props_wins[(x % NumPorts)*PropsFairW +: PropsFairW] +
+                                                            PropsFairW'(out_grant[x]);
+    end
+  end
+
+  // Per input port: sa_offer, sa_exclusive (the input's side), sa_requested (the input's side).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        `TORX_ASSERT(in_valid[p] == props_any_ready[p], ("sa_offer: input port %0d offers %0d with ready lanes %0d", p,
+                                                         in_valid[p], props_any_ready[p]))
         if (Levels > 1 && in_valid[p]) begin
-          `TORX_ASSERT(in_level[p*LevelW +: LevelW] == top_ready &&
-                       LevelW'(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) % Levels) == top_ready,
+          `TORX_ASSERT(in_level[p*LevelW +: LevelW] == props_top_ready[p*LevelW +: LevelW] &&
+                       LevelW'(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) % Levels) == props_top_ready[p*LevelW +: LevelW],
                        ("sa_offer: input port %0d offers lane %0d (level %0d), its highest ready level is %0d", p,
-                        in_lane_o[p*LaneIdxW +: LaneIdxW], in_level[p*LevelW +: LevelW], top_ready))
+                        in_lane_o[p*LaneIdxW +: LaneIdxW], in_level[p*LevelW +: LevelW], props_top_ready[p*LevelW +: LevelW]))
         end
-        `TORX_ASSERT(wins <= 1, ("sa_exclusive: input port %0d wins at %0d outputs", p, wins))
+        `TORX_ASSERT(32'(props_wins[p*PropsFairW +: PropsFairW]) <= 1,
+                     ("sa_exclusive: input port %0d wins at %0d outputs", p, props_wins[p*PropsFairW +: PropsFairW]))
         if (in_win_o[p]) begin
-          `TORX_ASSERT(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) < PLanes &&
-                       (req_i[lane] || (Pipeline == torx_pkg::PipeLookahead && spec_i[lane] && spec_ok_i[lane])),
+          `TORX_ASSERT(32'(in_lane_o[p*LaneIdxW +: LaneIdxW]) < props_lanes(p) &&
+                       (req_i[props_in_lane(p)] ||
+                        (Pipeline == torx_pkg::PipeLookahead && spec_i[props_in_lane(p)] && spec_ok_i[props_in_lane(p)])),
                        ("sa_requested: input port %0d wins with lane %0d, which is not ready", p, in_lane_o[p*LaneIdxW +: LaneIdxW]))
         end
       end
     end
   end
 
-  for (genvar o = 0; o < NumPorts; o++) begin : gen_props_out
-    logic offered, offered_ns;
-    logic [LevelW-1:0] top_offer;
-    always_comb begin
-      offered = 1'b0;
-      offered_ns = 1'b0;
-      top_offer = '0;
-      for (int unsigned p = 0; p < NumPorts; p++) begin
-        if (in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o)) begin
-          offered = 1'b1;
-          if (!in_spec[p]) offered_ns = 1'b1;
-          if (in_level[p*LevelW +: LevelW] > top_offer) top_offer = in_level[p*LevelW +: LevelW];
-        end
-      end
-    end
-    always_ff @(posedge clk_i) begin
-      if (rst_ni && props_up_q) begin
-        `TORX_ASSERT(out_valid_o[o] ? offered : !offered_ns,
+  // Per output o: sa_grant, sa_requested (the output's side).
+  // The lane the input port granted at o names (router-wide).
+  function automatic int unsigned props_granted_lane(int unsigned o);
+    int unsigned p;
+    p = 32'(out_port_o[o*PortW +: PortW]);
+    props_granted_lane = ((p < NumNetPorts) ? p * NetVcs : NumNetPorts * NetVcs + (p - NumNetPorts)) * Levels +
+                         32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]);
+  endfunction
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned o = 0; o < NumPorts; o++) begin
+        `TORX_ASSERT(out_valid_o[o] ? props_offered[o] : !props_offered_ns[o],
                      ("sa_grant: output %0d sends %0d with offers %0d (non-speculative %0d)", o, out_valid_o[o],
-                      offered, offered_ns))
+                      props_offered[o], props_offered_ns[o]))
         if (Levels > 1 && out_valid_o[o]) begin
-          `TORX_ASSERT(in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW] == top_offer,
+          `TORX_ASSERT(in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW] == props_top_offer[o*LevelW +: LevelW],
                        ("sa_grant: output %0d grants an offer of level %0d, the highest offered is %0d", o,
-                        in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW], top_offer))
+                        in_level[out_port_o[o*PortW +: PortW]*LevelW +: LevelW], props_top_offer[o*LevelW +: LevelW]))
+        end
+        if (out_valid_o[o]) begin
+          // From the ports' outputs and the request wires, not the allocator's internal offer: the lane
+          // the granted input port names is ready and asked for this output.
+          `TORX_ASSERT((req_i[props_granted_lane(o)] ||
+                        (Pipeline == torx_pkg::PipeLookahead && spec_i[props_granted_lane(o)] &&
+                         spec_ok_i[props_granted_lane(o)])) &&
+                       req_port_i[props_granted_lane(o)*PortW +: PortW] == PortW'(o),
+                       ("sa_requested: output %0d grants input port %0d, whose lane %0d is not ready for it", o,
+                        out_port_o[o*PortW +: PortW], in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))
         end
       end
     end
-    always_ff @(posedge clk_i) begin
-      if (rst_ni && props_up_q && out_valid_o[o]) begin
-        // From the ports' outputs and the request wires, not the allocator's internal offer: the lane
-        // the granted input port names is ready and asked for this output.
-        `TORX_ASSERT((req_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))] ||
-                      (Pipeline == torx_pkg::PipeLookahead &&
-                       spec_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))] &&
-                       spec_ok_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))])) &&
-                     req_port_i[props_lane_of(32'(out_port_o[o*PortW +: PortW]), 32'(in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))*PortW +: PortW] == PortW'(o),
-                     ("sa_requested: output %0d grants input port %0d, whose lane %0d is not ready for it", o,
-                      out_port_o[o*PortW +: PortW], in_lane_o[out_port_o[o*PortW +: PortW]*LaneIdxW +: LaneIdxW]))
+  end
+
+  // sa_fair, per (output o, input p), x = o*NumPorts + p: grants of o to other input ports while p
+  // competes for o: p offers for o, not a speculative offer beside a non-speculative one, at the
+  // highest level offered to o (no offer for o of a higher level).
+  logic [NumPorts*NumPorts*PropsFairW-1:0] props_passed_q, props_passed_d;
+  function automatic logic props_competing(int unsigned x);
+    props_competing = in_valid[x % NumPorts] && 32'(in_port[(x % NumPorts)*PortW +: PortW]) == x / NumPorts &&
+                      !(in_spec[x % NumPorts] && props_offered_ns[x / NumPorts]) &&
+                      in_level[(x % NumPorts)*LevelW +: LevelW] == props_top_offer[(x / NumPorts)*LevelW +: LevelW];
+  endfunction
+  always_comb begin
+    props_passed_d = props_passed_q;
+    for (int unsigned x = 0; x < NumPorts * NumPorts; x++) begin
+      if (!props_competing(x) || out_grant[x]) begin
+        props_passed_d[x*PropsFairW +: PropsFairW] = '0;
+      end else if (out_valid_o[x / NumPorts] && 32'(props_passed_q[x*PropsFairW +: PropsFairW]) < NumPorts) begin
+        props_passed_d[x*PropsFairW +: PropsFairW] = props_passed_q[x*PropsFairW +: PropsFairW] + PropsFairW'(1);
       end
     end
-    // The input ports competing for o: offers of the highest level among the offers for o.
-    logic [NumPorts-1:0] competing;
-    always_comb begin
-      for (int unsigned p = 0; p < NumPorts; p++) begin
-        competing[p] = in_valid[p] && in_port[p*PortW +: PortW] == PortW'(o) && !(in_spec[p] && offered_ns);
-      end
-      for (int unsigned p = 0; p < NumPorts; p++) begin
-        for (int unsigned k = 0; k < NumPorts; k++) begin
-          if (in_valid[k] && in_port[k*PortW +: PortW] == PortW'(o) && in_level[k*LevelW +: LevelW] > in_level[p*LevelW +: LevelW]) competing[p] = 1'b0;
-        end
-      end
-    end
-    for (genvar p = 0; p < NumPorts; p++) begin : gen_props_fair
-      logic [PropsFairW-1:0] passed_q;   // grants of o to other input ports while p competes
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) passed_q <= '0;
-        else if (!competing[p] || out_grant[o*NumPorts + p]) passed_q <= '0;
-        else if (out_valid_o[o] && 32'(passed_q) < NumPorts) passed_q <= passed_q + PropsFairW'(1);
-      end
-      always_ff @(posedge clk_i) begin
-        if (rst_ni && props_up_q) begin
-          `TORX_ASSERT(32'(passed_q) < NumPorts,
-                       ("sa_fair: input port %0d waited for output %0d through %0d grants to others", p, o, passed_q))
-        end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) props_passed_q <= '0;
+    else props_passed_q <= props_passed_d;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned x = 0; x < NumPorts * NumPorts; x++) begin
+        `TORX_ASSERT(32'(props_passed_q[x*PropsFairW +: PropsFairW]) < NumPorts,
+                     ("sa_fair: input port %0d waited for output %0d through %0d grants to others", x % NumPorts,
+                      x / NumPorts, props_passed_q[x*PropsFairW +: PropsFairW]))
       end
     end
   end

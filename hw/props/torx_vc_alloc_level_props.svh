@@ -35,24 +35,15 @@
     localparam int unsigned PVcs = PNet ? VcsPerClass : 1;
     for (genvar c = 0; c < PClasses; c++) begin : gen_props_lvl_class
       localparam int unsigned PFirst = (PNet ? o * NetVcs : NumNetPorts * NetVcs + (o - NumNetPorts)) + c * PVcs;
-      logic [TotalLanes-1:0] req;
+      // The requesters of (o, c) (props_any, props_granted, props_top: torx_vc_alloc_props.svh, one loop
+      // over the lanes for every (o, c), not one per (o, c)).
+      localparam int unsigned POc = (PNet ? o * NumClasses : NumNetPorts * NumClasses + (o - NumNetPorts)) + c;
       logic [31:0] top, low;   // the highest requesting level; the lowest level owning a victim VC
       logic any, granted, free_any, victim_any, preempted, low_taken, legal, lanes_own;
+      assign any = props_any[POc];
+      assign granted = props_granted[POc];
+      assign top = 32'(props_top[POc*LevelW +: LevelW]);
       always_comb begin
-        any = 1'b0;
-        granted = 1'b0;
-        top = '0;
-        for (int unsigned i = 0; i < TotalLanes; i++) begin
-          req[i] = req_i[i] && req_port_i[i*PortW +: PortW] == PortW'(o) &&
-                   (!PNet || req_class_i[i*ClassW +: ClassW] == ClassW'(c));
-          if (req[i]) begin
-            any = 1'b1;
-            /* verilator lint_off UNSIGNED */   // constant with one level
-            if (i % Levels > top) top = i % Levels;
-            /* verilator lint_on UNSIGNED */
-            if (grant_o[i]) granted = 1'b1;
-          end
-        end
         free_any = 1'b0;
         victim_any = 1'b0;
         // The output units store a lane index or Free: an owner that is neither (possible on the
@@ -90,7 +81,6 @@
         end
       end
       // va_vc_next: the VC claimed for (o, c) in the previous cycle, and the pointer now.
-      localparam int unsigned POc = (PNet ? o * NumClasses : NumNetPorts * NumClasses + (o - NumNetPorts)) + c;
       logic claimed, claimed_p_q;
       logic [31:0] claimed_k, claimed_k_p_q;
       always_comb begin
@@ -119,12 +109,6 @@
           if (any && free_any) begin
             `TORX_ASSERT(granted, ("va_progress: port %0d class %0d has a free VC and a requester, and no grant", o, c))
           end
-          for (int unsigned i = 0; i < TotalLanes; i++) begin
-            if (req[i] && grant_o[i]) begin
-              `TORX_ASSERT(i % Levels == top, ("va_top_level: lane %0d of level %0d granted port %0d class %0d, a level %0d lane requests",
-                                               i, i % Levels, o, c, top))
-            end
-          end
           if (Levels > 1 && lanes_own) begin
             if (any && !free_any && victim_any) begin
               `TORX_ASSERT(granted && preempted && low_taken,
@@ -133,6 +117,20 @@
             end
             `TORX_ASSERT(legal, ("va_preempt_legal: port %0d class %0d: a VC taken from an owner of no lower level, or without stack room", o, c))
           end
+        end
+      end
+    end
+  end
+  // va_top_level, per lane: a granted requester of (o, c) is of the highest level among its requesters.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && props_up_q) begin
+      for (int unsigned i = 0; i < TotalLanes; i++) begin
+        if (props_ok[i] && grant_o[i]) begin
+          `TORX_ASSERT(i % Levels == 32'(props_top[32'(props_oc[i*PropsOcW +: PropsOcW])*LevelW +: LevelW]),
+                       ("va_top_level: lane %0d of level %0d granted port %0d class %0d, a level %0d lane requests",
+                        i, i % Levels, req_port_i[i*PortW +: PortW],
+                        (32'(req_port_i[i*PortW +: PortW]) < NumNetPorts) ? req_class_i[i*ClassW +: ClassW] : '0,
+                        props_top[32'(props_oc[i*PropsOcW +: PropsOcW])*LevelW +: LevelW]))
         end
       end
     end
