@@ -407,7 +407,9 @@ bool props_off(const RtlModelSpec& spec) {
   return 2 * dims + local > std::stoll(v);
 }
 
-// A rough figure for the progress line: Verilator plus two compiler jobs grow with the ports and lanes.
+// A rough figure for the progress line: Verilator plus two compiler jobs grow with the ports and with
+// ports x lanes; fitted to docs/rtl.md's first-use table on two idle cores (about 6 + 1.5 ports + 0.12
+// ports x lanes seconds: r2d 15, r3d with K = 8 30, the all-port 3D router with K = 4 59).
 int estimate_seconds(const RtlModelSpec& s) {
   int64_t dims = 1, local = 1, lanes = 1;
   for (const auto& [k, v] : s.params) {
@@ -417,7 +419,7 @@ int estimate_seconds(const RtlModelSpec& s) {
   }
   if (s.top == "torx_barrier") return 5;
   const int64_t ports = 2 * dims + local;
-  return static_cast<int>(std::min<int64_t>(10 + ports * (2 + lanes), 300));
+  return static_cast<int>(std::min<int64_t>((60 + 15 * ports + ports * std::min<int64_t>(lanes, 64) * 6 / 5) / 10, 900));
 }
 
 // A foreign top's Verilator flags beyond the project's: an explicit X takes a random value too
