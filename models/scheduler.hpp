@@ -187,7 +187,7 @@ class Scheduler {
       }
     }
     stepping_ = true;
-    first_ = cycle_ + 1;
+    set_cycle_bounds();  // first_ is now cycle_ + 1
     std::vector<uint32_t>& cur = l0.current;
     cur.clear();
     if (nlanes_ > 1) lanes_[1].current.clear();
