@@ -202,9 +202,11 @@ def main():
         bindir = os.path.join(tmp, "bin")
         os.makedirs(bindir)
         os.symlink(sys.executable, os.path.join(bindir, "python3"))
-        for tool in ("yosys", "dirname"):
-            if shutil.which(tool):
-                os.symlink(shutil.which(tool), os.path.join(bindir, tool))
+        # yosys where the flow finds it: on PATH, or where scripts/setup.sh --synth extracted it (the
+        # cache, which the liberty check below empties: there only this PATH can find it).
+        for tool, path in (("yosys", synth.find_yosys()), ("dirname", shutil.which("dirname"))):
+            if path:
+                os.symlink(path, os.path.join(bindir, tool))
         env = dict(os.environ, PATH=bindir)
         r = subprocess.run([shutil.which("bash"), SYNTH, "--topo", "8x8", "--barrier"], capture_output=True, text=True,
                            env=env)
